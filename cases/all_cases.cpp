@@ -1,0 +1,13 @@
+#include "cases.hpp"
+
+namespace hostcb::cases {
+
+// Order here is the order of `hostcb list` and of every report.
+void register_all_cases(Registry& registry) {
+  registry.add(replay_family());
+  registry.add(stream_callback_family());
+  registry.add(capture_contract_family());
+  registry.add(injected_family());
+}
+
+}  // namespace hostcb::cases

@@ -1,0 +1,56 @@
+// Axes, parameter sets and scenario ids.
+//
+// A family declares axes in order; a scenario is one value per axis. Its id is
+// `family/axis=value/axis=value...` in declared order and never changes meaning:
+// nightly history joins on it.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hostcb {
+
+enum class AxisKind {
+  choice,  // a fixed set of names (api=driver|runtime); overrides must pick from it
+  count,   // positive integers (replays=1,2,5); overrides may give any in [min, max]
+};
+
+struct Axis {
+  std::string name;
+  AxisKind kind = AxisKind::choice;
+  std::vector<std::string> values;  // the default values, in order
+  std::int64_t min = 1;             // count axes only
+  std::int64_t max = 1'000'000;     // count axes only
+
+  static Axis choice(std::string name, std::vector<std::string> values);
+  static Axis count(std::string name, std::vector<std::int64_t> values,
+                    std::int64_t max = 1'000'000);
+
+  // Throws UsageError when `value` is not acceptable for this axis.
+  void check_value(const std::string& value) const;
+};
+
+// One value per axis, in the family's declared axis order.
+class Params {
+ public:
+  void add(std::string axis, std::string value);
+  const std::string& get(const std::string& axis) const;  // throws std::out_of_range
+  bool has(const std::string& axis) const;
+  std::int64_t get_count(const std::string& axis) const;
+  const std::vector<std::pair<std::string, std::string>>& items() const { return items_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> items_;
+};
+
+std::string scenario_id(const std::string& family, const Params& params);
+
+// Names and values may hold letters, digits, '_' and '.': never '-', ':', '/', '=' or
+// glob characters, so an exact id is always a valid filter.
+bool is_valid_name(const std::string& name);
+
+// The cartesian product in declared order; the last axis varies fastest.
+std::vector<Params> expand(const std::vector<Axis>& axes);
+
+}  // namespace hostcb

@@ -1,0 +1,60 @@
+#include "driver_api.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "cuda_check.hpp"
+#include "errors.hpp"
+
+namespace hostcb {
+
+namespace {
+std::atomic<const DriverApi*> g_loaded{nullptr};
+
+// `abi_version` selects the ABI the PFN type was written for (its _vNNNNN suffix).
+template <class Fn>
+void load(Fn& out, const char* symbol, unsigned abi_version) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+  HOSTCB_CUDA(cudaGetDriverEntryPointByVersion(symbol, &fn, abi_version, cudaEnableDefault, &found));
+#else
+  (void)abi_version;  // before 12.5 the query returns the ABI of the toolkit's headers
+  HOSTCB_CUDA(cudaGetDriverEntryPoint(symbol, &fn, cudaEnableDefault, &found));
+#endif
+  if (found != cudaDriverEntryPointSuccess || fn == nullptr) {
+    const char* why = found == cudaDriverEntryPointVersionNotSufficent ? "cudaDriverEntryPointVersionNotSufficent"
+                                                                       : "cudaDriverEntryPointSymbolNotFound";
+    throw CudaError(str("driver entry point ", symbol, " (ABI ", abi_version, ")"), static_cast<int>(found), why,
+                    HOSTCB_HERE);
+  }
+  out = reinterpret_cast<Fn>(fn);
+}
+}  // namespace
+
+const DriverApi* loaded_driver_api() noexcept { return g_loaded.load(std::memory_order_acquire); }
+
+const DriverApi& driver_api() {
+  static std::mutex mutex;
+  static DriverApi table;
+  if (const DriverApi* ready = loaded_driver_api()) return *ready;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (const DriverApi* ready = loaded_driver_api()) return *ready;
+  load(table.cuGetErrorName, "cuGetErrorName", 6000);
+  load(table.cuLaunchHostFunc, "cuLaunchHostFunc", 10000);
+  load(table.cuStreamAddCallback, "cuStreamAddCallback", 5000);
+  load(table.cuStreamBeginCapture, "cuStreamBeginCapture", 10010);
+  load(table.cuStreamEndCapture, "cuStreamEndCapture", 10000);
+  load(table.cuStreamIsCapturing, "cuStreamIsCapturing", 10000);
+  load(table.cuStreamSynchronize, "cuStreamSynchronize", 2000);
+  load(table.cuGraphCreate, "cuGraphCreate", 10000);
+  load(table.cuGraphAddHostNode, "cuGraphAddHostNode", 10000);
+  load(table.cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", 11040);
+  load(table.cuGraphLaunch, "cuGraphLaunch", 10000);
+  g_loaded.store(&table, std::memory_order_release);
+  return table;
+}
+
+}  // namespace hostcb

@@ -1,0 +1,90 @@
+#include "environment.hpp"
+
+#include <cuda_runtime_api.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "cuda_check.hpp"
+#include "errors.hpp"
+
+namespace hostcb {
+
+std::string cuda_version_string(int version) {
+  if (version <= 0) return "none";
+  return str(version / 1000, ".", (version % 1000) / 10);
+}
+
+static std::string format_uuid(const cudaUUID_t& uuid) {
+  const auto* b = reinterpret_cast<const unsigned char*>(uuid.bytes);
+  char text[64];
+  std::snprintf(text, sizeof text, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  return text;
+}
+
+Environment capture_environment(int device, std::string command_line) {
+  Environment env;
+  env.hostcb_version = HOSTCB_VERSION;
+  env.git_revision = HOSTCB_GIT_REVISION;
+  env.command_line = std::move(command_line);
+  env.toolkit_version = CUDART_VERSION;
+  env.selected_device = device;
+  char host[256] = {};
+  env.hostname = gethostname(host, sizeof host - 1) == 0 ? host : "unknown";
+  struct utsname uts {};
+  env.os = uname(&uts) == 0 ? str(uts.sysname, " ", uts.release, " ", uts.machine) : "unknown";
+
+  cudaDriverGetVersion(&env.driver_version);  // leaves 0 without a driver; not an error here
+  cudaRuntimeGetVersion(&env.runtime_version);
+
+  int count = 0;
+  cudaError_t rc = cudaGetDeviceCount(&count);
+  if (rc != cudaSuccess) {
+    env.gpu_unusable_reason = str("no usable CUDA device: cudaGetDeviceCount returned ", runtime_error_name(rc), " (",
+                                  static_cast<int>(rc), "), driver version ", env.driver_version);
+    cudaGetLastError();  // clear the non-sticky error
+    return env;
+  }
+  if (count == 0) {
+    env.gpu_unusable_reason = "no usable CUDA device: cudaGetDeviceCount found none";
+    return env;
+  }
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) continue;
+    env.devices.push_back({d, prop.name, prop.major, prop.minor, format_uuid(prop.uuid)});
+  }
+  if (device < 0 || device >= count) {
+    env.gpu_unusable_reason = str("no usable CUDA device: --device ", device, " asked for, but only ", count,
+                                  " device(s) are visible");
+    return env;
+  }
+  env.gpu_usable = true;
+  return env;
+}
+
+std::vector<std::pair<std::string, std::string>> environment_properties(const Environment& env) {
+  std::vector<std::pair<std::string, std::string>> props = {
+      {"hostcb.version", env.hostcb_version},
+      {"hostcb.git_revision", env.git_revision},
+      {"command_line", env.command_line},
+      {"hostname", env.hostname},
+      {"os", env.os},
+      {"cuda.driver_version", str(env.driver_version, " (", cuda_version_string(env.driver_version), ")")},
+      {"cuda.runtime_version", str(env.runtime_version, " (", cuda_version_string(env.runtime_version), ")")},
+      {"cuda.toolkit_version", str(env.toolkit_version, " (", cuda_version_string(env.toolkit_version), ")")},
+      {"device.selected", std::to_string(env.selected_device)},
+  };
+  for (const auto& d : env.devices) {
+    std::string prefix = str("device.", d.ordinal, ".");
+    props.push_back({prefix + "name", d.name});
+    props.push_back({prefix + "compute_capability", str(d.cc_major, ".", d.cc_minor)});
+    props.push_back({prefix + "uuid", d.uuid});
+  }
+  if (!env.gpu_usable) props.push_back({"gpu_unusable_reason", env.gpu_unusable_reason});
+  return props;
+}
+
+}  // namespace hostcb

@@ -1,0 +1,40 @@
+// The environment a run happened in, recorded in every report, and whether a GPU is usable.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hostcb {
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  std::string uuid;
+};
+
+struct Environment {
+  std::string hostcb_version;
+  std::string git_revision;
+  std::string command_line;
+  std::string hostname;
+  std::string os;
+  int driver_version = 0;   // cudaDriverGetVersion: 0 when there is no driver
+  int runtime_version = 0;  // cudaRuntimeGetVersion (static cudart: the toolkit's)
+  int toolkit_version = 0;  // CUDART_VERSION the binary was compiled with
+  int selected_device = 0;
+  std::vector<DeviceInfo> devices;
+  bool gpu_usable = false;
+  std::string gpu_unusable_reason;  // the skip reason for every GPU scenario when not usable
+};
+
+// Queries CUDA without creating a context. Never throws for a missing driver or device:
+// that is recorded as gpu_unusable_reason.
+Environment capture_environment(int device, std::string command_line);
+
+// Name/value pairs for report headers (JUnit <properties>).
+std::vector<std::pair<std::string, std::string>> environment_properties(const Environment& env);
+
+std::string cuda_version_string(int version);  // 13000 -> "13.0"
+
+}  // namespace hostcb

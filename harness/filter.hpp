@@ -1,0 +1,36 @@
+// Scenario selection: gtest-style id filters and axis overrides.
+//
+//   --filter 'POS[:POS...][-NEG[:NEG...]]'   globs over ids; '*' any run, '?' one character.
+//                                            No positive part means '*'.
+//   --axis name=v1,v2                        replace an axis's values in every family that has it.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace hostcb {
+
+bool glob_match(const std::string& pattern, const std::string& text);
+
+class Filter {
+ public:
+  // Throws UsageError on an empty pattern (e.g. "a::b").
+  static Filter parse(const std::string& text);
+  bool matches(const std::string& id) const;
+  const std::vector<std::string>& positive() const { return positive_; }
+  const std::vector<std::string>& negative() const { return negative_; }
+
+ private:
+  std::vector<std::string> positive_;
+  std::vector<std::string> negative_;
+};
+
+struct AxisOverride {
+  std::string axis;
+  std::vector<std::string> values;
+};
+
+// Parses "name=v1,v2". Throws UsageError on malformed text; values are checked against
+// the families' axes when the plan is made.
+AxisOverride parse_axis_override(const std::string& text);
+
+}  // namespace hostcb

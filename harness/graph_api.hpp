@@ -1,0 +1,78 @@
+// The CUDA calls a host-callback scenario makes, behind one interface with two
+// implementations: the runtime API and the driver API. A scenario body is written once
+// and runs through either (the `api` axis). Handles are shared: a cudaStream_t is a
+// CUstream, a cudaGraph_t a CUgraph.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <vector>
+
+#include "boundary.hpp"
+#include "cuda_handles.hpp"
+
+namespace hostcb {
+
+enum class CaptureMode { global, thread_local_, relaxed };
+CaptureMode parse_capture_mode(const std::string& name);  // "global", "thread_local", "relaxed"
+
+// A CUDA result kept as data, for scenarios that expect a specific error.
+struct ApiResult {
+  int code = 0;
+  std::string name;
+};
+
+class GraphApi {
+ public:
+  virtual ~GraphApi() = default;
+  virtual const char* name() const = 0;  // "runtime" or "driver"
+
+  virtual void begin_capture(cudaStream_t stream, CaptureMode mode) const = 0;
+  virtual Graph end_capture(cudaStream_t stream) const = 0;
+  virtual Graph create_graph() const = 0;
+  virtual void launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const = 0;
+  virtual cudaGraphNode_t add_host_node(cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps, HostFn fn,
+                                        void* user_data) const = 0;
+  virtual GraphExec instantiate(cudaGraph_t graph) const = 0;
+  virtual void launch(cudaGraphExec_t exec, cudaStream_t stream) const = 0;
+  virtual void synchronize(cudaStream_t stream) const = 0;
+  // Enqueues a stream callback (cudaStreamAddCallback style) that calls the probe site
+  // `probe_site` with the status it received.
+  virtual void add_stream_callback(cudaStream_t stream, void* probe_site) const = 0;
+
+  // Unchecked forms, for contract scenarios that expect an error.
+  virtual ApiResult try_add_stream_callback(cudaStream_t stream, void* probe_site) const = 0;
+  virtual ApiResult try_end_capture(cudaStream_t stream, Graph& graph_out) const = 0;
+  // 0 none, 1 active, 2 invalidated (the same numbers in both APIs).
+  virtual int capture_status(cudaStream_t stream) const = 0;
+  // This API's name for an error code (cudaErrorX or CUDA_ERROR_X).
+  virtual std::string error_name(int code) const = 0;
+};
+
+// Captures what `enqueue` puts on `stream` into a graph. If `enqueue` throws, the capture
+// is ended and its graph discarded before the exception goes on: no stream is left
+// capturing (which would break every later scenario in global mode).
+template <class Enqueue>
+Graph capture_graph(const GraphApi& api, cudaStream_t stream, CaptureMode mode, Enqueue&& enqueue) {
+  api.begin_capture(stream, mode);
+  try {
+    enqueue();
+  } catch (...) {
+    Graph discarded;
+    api.try_end_capture(stream, discarded);
+    throw;
+  }
+  return api.end_capture(stream);
+}
+
+// "runtime" or "driver"; throws std::invalid_argument for anything else.
+const GraphApi& graph_api(const std::string& name);
+
+// Node count of a graph, and how many of them are host nodes.
+struct GraphShape {
+  std::size_t nodes = 0;
+  std::size_t host_nodes = 0;
+};
+GraphShape graph_shape(cudaGraph_t graph);
+
+}  // namespace hostcb

@@ -1,0 +1,17 @@
+// hostcb's entry point: the registry of every case family, handed to the CLI.
+#include <exception>
+#include <iostream>
+
+#include "cases.hpp"
+#include "cli.hpp"
+
+int main(int argc, char** argv) {
+  try {
+    hostcb::Registry registry;
+    hostcb::cases::register_all_cases(registry);
+    return hostcb::run_cli(registry, std::vector<std::string>(argv, argv + argc));
+  } catch (const std::exception& e) {
+    std::cerr << "hostcb: internal error: " << e.what() << "\n";
+    return hostcb::kExitFailed;
+  }
+}

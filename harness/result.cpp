@@ -1,0 +1,49 @@
+#include "result.hpp"
+
+#include "errors.hpp"
+
+namespace hostcb {
+
+const char* status_name(Status status) {
+  switch (status) {
+    case Status::passed: return "passed";
+    case Status::failed: return "failed";
+    case Status::error: return "error";
+    case Status::skipped: return "skipped";
+  }
+  return "?";
+}
+
+void Counts::add(Status status) {
+  switch (status) {
+    case Status::passed: ++passed; break;
+    case Status::failed: ++failed; break;
+    case Status::error: ++error; break;
+    case Status::skipped: ++skipped; break;
+  }
+}
+
+Counts count_results(const std::vector<Result>& results) {
+  Counts counts;
+  for (const auto& r : results) counts.add(r.status);
+  return counts;
+}
+
+std::string describe_failure(const Failure& failure) {
+  std::string text;
+  if (failure.launch >= 0) text += str("[launch ", failure.launch, "] ");
+  if (!failure.thread.empty()) text += "[" + failure.thread + "] ";
+  if (!failure.file.empty()) text += str(failure.file, ":", failure.line, ": ");
+  return text + failure.message;
+}
+
+std::string describe_failures(const Result& result) {
+  std::string text;
+  for (const auto& failure : result.failures) text += describe_failure(failure) + "\n";
+  if (result.failures_dropped)
+    text += str("(", result.failures_dropped, " more failure(s) dropped: the channel keeps the first ",
+                result.failures.size(), ")\n");
+  return text;
+}
+
+}  // namespace hostcb

@@ -1,0 +1,54 @@
+// What a run produced: one Result per planned scenario, and the environment it ran in.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "axes.hpp"
+#include "environment.hpp"
+#include "failure_channel.hpp"
+
+namespace hostcb {
+
+// Four results, never folded together.
+enum class Status {
+  passed,   // every expectation held
+  failed,   // an expectation did not hold (wrong count, a failure from a callback, ...)
+  error,    // the scenario could not run: a CUDA call failed, a crash, a timeout
+  skipped,  // not run, with the reason: no device, excluded combination, ...
+};
+const char* status_name(Status status);
+
+struct Result {
+  std::string id;
+  std::string family;
+  Params params;
+  Status status = Status::skipped;
+  std::string reason;  // why it was skipped, or what stopped it (error)
+  std::vector<Failure> failures;
+  std::uint64_t failures_dropped = 0;  // beyond the channel's bound: counted, not kept
+  double seconds = 0;
+  std::vector<std::pair<std::string, std::string>> properties;
+};
+
+struct Counts {
+  std::size_t passed = 0, failed = 0, error = 0, skipped = 0;
+  std::size_t total() const { return passed + failed + error + skipped; }
+  void add(Status status);
+};
+Counts count_results(const std::vector<Result>& results);
+
+struct RunReport {
+  Environment environment;
+  std::string started_utc;  // ISO 8601, e.g. 2026-11-30T00:07:10Z
+  double seconds = 0;
+  std::vector<Result> results;
+};
+
+// `Result` lines for one failure, as reports show it: "[launch 2] [callback#3] file:line: message".
+std::string describe_failure(const Failure& failure);
+// Every failure of a result, one per line, with the dropped count last.
+std::string describe_failures(const Result& result);
+
+}  // namespace hostcb

@@ -1,0 +1,16 @@
+// Report files are written whole or not at all: the text goes to a temporary file in
+// the same folder, is flushed to disk, then renamed over the target. A reader (or a CI
+// job that kills us) never sees half a report.
+#pragma once
+#include <string>
+
+namespace hostcb {
+
+// Throws std::runtime_error ("cannot write <path>: <reason>") on failure.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+// Checks up front that `path` could be written (its folder exists and takes new files),
+// so a bad --junit path fails before any scenario runs. Throws UsageError.
+void check_writable(const std::string& path, const std::string& what);
+
+}  // namespace hostcb

@@ -1,0 +1,68 @@
+#include "json_writer.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace hostcb {
+
+namespace {
+
+nlohmann::ordered_json environment_json(const Environment& env) {
+  nlohmann::ordered_json devices = nlohmann::ordered_json::array();
+  for (const auto& d : env.devices)
+    devices.push_back({{"ordinal", d.ordinal},
+                       {"name", d.name},
+                       {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+                       {"uuid", d.uuid}});
+  return {{"hostcb_version", env.hostcb_version},
+          {"git_revision", env.git_revision},
+          {"command_line", env.command_line},
+          {"hostname", env.hostname},
+          {"os", env.os},
+          {"driver_version", env.driver_version},
+          {"runtime_version", env.runtime_version},
+          {"toolkit_version", env.toolkit_version},
+          {"selected_device", env.selected_device},
+          {"devices", devices},
+          {"gpu_usable", env.gpu_usable},
+          {"gpu_unusable_reason", env.gpu_unusable_reason}};
+}
+
+nlohmann::ordered_json result_json(const Result& r) {
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& [axis, value] : r.params.items()) params[axis] = value;
+  nlohmann::ordered_json failures = nlohmann::ordered_json::array();
+  for (const auto& f : r.failures)
+    failures.push_back({{"launch", f.launch},
+                        {"thread", f.thread},
+                        {"file", f.file},
+                        {"line", f.line},
+                        {"message", f.message}});
+  nlohmann::ordered_json properties = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : r.properties) properties[name] = value;
+  return {{"id", r.id},         {"family", r.family},       {"params", params},
+          {"status", status_name(r.status)},                {"reason", r.reason},
+          {"seconds", r.seconds}, {"failures", failures},   {"failures_dropped", r.failures_dropped},
+          {"properties", properties}};
+}
+
+}  // namespace
+
+std::string results_json(const RunReport& report) {
+  Counts counts = count_results(report.results);
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (const auto& r : report.results) results.push_back(result_json(r));
+  nlohmann::ordered_json doc = {
+      {"format", "hostcb-results"},
+      {"format_version", kResultsFormatVersion},
+      {"started", report.started_utc},
+      {"seconds", report.seconds},
+      {"environment", environment_json(report.environment)},
+      {"summary",
+       {{"total", counts.total()}, {"passed", counts.passed}, {"failed", counts.failed}, {"error", counts.error},
+        {"skipped", counts.skipped}}},
+      {"results", results}};
+  // Messages can hold anything a callback produced: invalid UTF-8 is replaced, not fatal.
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace hostcb

@@ -1,0 +1,102 @@
+#include "junit_writer.hpp"
+
+#include <cstdio>
+#include <map>
+#include <vector>
+
+#include "errors.hpp"
+#include "xml_escape.hpp"
+
+namespace hostcb {
+
+namespace {
+
+std::string seconds3(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", seconds < 0 ? 0.0 : seconds);
+  return text;
+}
+
+std::string case_name(const Result& result) {
+  std::string prefix = result.family + "/";
+  if (result.id.compare(0, prefix.size(), prefix) == 0) return result.id.substr(prefix.size());
+  return result.id;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+struct Suite {
+  std::string name;
+  std::vector<const Result*> cases;
+  Counts counts;
+  double seconds = 0;
+};
+
+void write_counts(std::string& out, const Counts& counts, double seconds) {
+  out += str(" tests=\"", counts.total(), "\" failures=\"", counts.failed, "\" errors=\"", counts.error,
+             "\" skipped=\"", counts.skipped, "\" time=\"", seconds3(seconds), "\"");
+}
+
+void write_case(std::string& out, const Result& r) {
+  out += str("    <testcase classname=\"", xml_attribute(r.family), "\" name=\"", xml_attribute(case_name(r)),
+             "\" time=\"", seconds3(r.seconds), "\">\n");
+  if (!r.properties.empty()) {
+    out += "      <properties>\n";
+    for (const auto& [name, value] : r.properties)
+      out += str("        <property name=\"", xml_attribute(name), "\" value=\"", xml_attribute(value), "\"/>\n");
+    out += "      </properties>\n";
+  }
+  std::string details = describe_failures(r);
+  switch (r.status) {
+    case Status::passed: break;
+    case Status::skipped:
+      out += str("      <skipped message=\"", xml_attribute(r.reason), "\"/>\n");
+      break;
+    case Status::failed: {
+      std::string message = r.failures.empty() ? "failed" : describe_failure(r.failures.front());
+      out += str("      <failure type=\"failed\" message=\"", xml_attribute(first_line(message)), "\">",
+                 xml_cdata(details), "</failure>\n");
+      break;
+    }
+    case Status::error:
+      out += str("      <error type=\"error\" message=\"", xml_attribute(first_line(r.reason)), "\">",
+                 xml_cdata(r.reason + "\n" + details), "</error>\n");
+      break;
+  }
+  out += "    </testcase>\n";
+}
+
+}  // namespace
+
+std::string junit_xml(const RunReport& report) {
+  std::vector<Suite> suites;
+  std::map<std::string, std::size_t> index;
+  for (const auto& r : report.results) {
+    auto [it, fresh] = index.emplace(r.family, suites.size());
+    if (fresh) suites.push_back(Suite{r.family, {}, {}, 0});
+    Suite& suite = suites[it->second];
+    suite.cases.push_back(&r);
+    suite.counts.add(r.status);
+    suite.seconds += r.seconds;
+  }
+
+  const Environment& env = report.environment;
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"hostcb\"";
+  write_counts(out, count_results(report.results), report.seconds);
+  out += str(" timestamp=\"", xml_attribute(report.started_utc), "\">\n");
+  for (const auto& suite : suites) {
+    out += str("  <testsuite name=\"", xml_attribute(suite.name), "\"");
+    write_counts(out, suite.counts, suite.seconds);
+    out += str(" timestamp=\"", xml_attribute(report.started_utc), "\" hostname=\"", xml_attribute(env.hostname),
+               "\">\n    <properties>\n");
+    for (const auto& [name, value] : environment_properties(env))
+      out += str("      <property name=\"", xml_attribute(name), "\" value=\"", xml_attribute(value), "\"/>\n");
+    out += "    </properties>\n";
+    for (const Result* r : suite.cases) write_case(out, *r);
+    out += "  </testsuite>\n";
+  }
+  out += "</testsuites>\n";
+  return out;
+}
+
+}  // namespace hostcb

@@ -1,0 +1,15 @@
+# Runs HOSTCB_EXE with ARGS ('|'-separated) and checks its exit code is EXPECT_CODE and
+# that stderr is one line matching EXPECT_STDERR.
+string(REPLACE "|" ";" args "${ARGS}")
+execute_process(COMMAND "${HOSTCB_EXE}" ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL EXPECT_CODE)
+  message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_CODE}\nstdout: ${out}\nstderr: ${err}")
+endif()
+if(NOT err MATCHES "${EXPECT_STDERR}")
+  message(FATAL_ERROR "stderr does not match '${EXPECT_STDERR}':\n${err}")
+endif()
+string(STRIP "${err}" stripped)
+if(stripped MATCHES "\n")
+  message(FATAL_ERROR "expected a one-line message, got:\n${err}")
+endif()
+message(STATUS "exit ${rc}: ${stripped}")

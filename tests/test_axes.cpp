@@ -1,0 +1,143 @@
+#include <map>
+#include <optional>
+#include <set>
+
+#include "axes.hpp"
+#include "cases.hpp"
+#include "catch_compat.hpp"
+#include "errors.hpp"
+#include "registry.hpp"
+
+using namespace hostcb;
+
+namespace {
+Family toy_family(std::string name, std::vector<Axis> axes) {
+  Family f;
+  f.name = std::move(name);
+  f.axes = std::move(axes);
+  f.body = [](ScenarioRun&) {};
+  return f;
+}
+std::vector<std::string> ids_of(const std::vector<Scenario>& plan) {
+  std::vector<std::string> ids;
+  for (const auto& s : plan) ids.push_back(s.id);
+  return ids;
+}
+}  // namespace
+
+TEST_CASE("expansion is the cartesian product in declared order, last axis fastest", "[axes]") {
+  auto params = expand({Axis::choice("api", {"driver", "runtime"}), Axis::count("replays", {1, 5})});
+  REQUIRE(params.size() == 4);
+  CHECK(scenario_id("f", params[0]) == "f/api=driver/replays=1");
+  CHECK(scenario_id("f", params[1]) == "f/api=driver/replays=5");
+  CHECK(scenario_id("f", params[2]) == "f/api=runtime/replays=1");
+  CHECK(scenario_id("f", params[3]) == "f/api=runtime/replays=5");
+}
+
+TEST_CASE("a family without axes is one scenario; an empty axis is none", "[axes]") {
+  CHECK(expand({}).size() == 1);
+  Axis empty = Axis::choice("x", {});
+  CHECK(expand({Axis::choice("a", {"1"}), empty}).empty());
+}
+
+TEST_CASE("count axes take canonical whole numbers in range", "[axes]") {
+  Axis replays = Axis::count("replays", {1, 2}, 1000);
+  CHECK_NOTHROW(replays.check_value("7"));
+  CHECK_NOTHROW(replays.check_value("1000"));
+  for (const char* bad : {"0", "-1", "1001", "abc", "7x", "007", "+5", "1e3", ""})
+    CHECK_THROWS_AS(replays.check_value(bad), UsageError);
+}
+
+TEST_CASE("choice axes take only their declared values", "[axes]") {
+  Axis api = Axis::choice("api", {"driver", "runtime"});
+  CHECK_NOTHROW(api.check_value("driver"));
+  CHECK_THROWS_AS(api.check_value("cuda"), UsageError);
+}
+
+TEST_CASE("the registry refuses names that would make ids ambiguous", "[registry]") {
+  Registry registry;
+  CHECK_THROWS(registry.add(toy_family("bad-name", {})));
+  CHECK_THROWS(registry.add(toy_family("f", {Axis::choice("a", {"x-y"})})));
+  CHECK_THROWS(registry.add(toy_family("f", {Axis::choice("a", {"x"}), Axis::choice("a", {"y"})})));
+  registry.add(toy_family("f", {}));
+  CHECK_THROWS(registry.add(toy_family("f", {})));
+}
+
+TEST_CASE("impossible combinations are listed as excluded, not renamed away", "[registry]") {
+  Registry registry;
+  Family f = toy_family("f", {Axis::choice("api", {"driver", "runtime"}), Axis::choice("x", {"a", "b"})});
+  f.excluded = [](const Params& p) -> std::optional<std::string> {
+    if (p.get("api") == "driver" && p.get("x") == "b") return std::string("driver has no b");
+    return std::nullopt;
+  };
+  registry.add(f);
+  auto plan = registry.plan({});
+  REQUIRE(plan.size() == 4);
+  CHECK(plan[1].id == "f/api=driver/x=b");
+  CHECK(plan[1].excluded_reason == "driver has no b");
+  CHECK(plan[0].excluded_reason.empty());
+}
+
+TEST_CASE("axis overrides replace values where the axis exists", "[registry]") {
+  Registry registry;
+  registry.add(toy_family("f", {Axis::count("replays", {1, 2})}));
+  registry.add(toy_family("g", {Axis::choice("api", {"driver"})}));
+  Selection selection;
+  selection.overrides = {parse_axis_override("replays=1,7")};
+  CHECK(ids_of(registry.plan(selection)) == std::vector<std::string>{"f/replays=1", "f/replays=7", "g/api=driver"});
+
+  selection.overrides = {parse_axis_override("nodes=3")};
+  CHECK_THROWS_AS(registry.plan(selection), UsageError);
+  selection.overrides = {parse_axis_override("replays=0")};
+  CHECK_THROWS_AS(registry.plan(selection), UsageError);
+}
+
+TEST_CASE("filters that match nothing are usage errors, with a hint for controls", "[registry]") {
+  Registry registry;
+  registry.add(toy_family("f", {}));
+  Family control = toy_family("bad", {});
+  control.control = true;
+  registry.add(control);
+
+  Selection selection;
+  selection.filter = "nosuch*";
+  CHECK_THROWS_AS(registry.plan(selection), UsageError);
+  selection.filter = "f:nosuch";  // one good pattern does not excuse a typo in another
+  CHECK_THROWS_AS(registry.plan(selection), UsageError);
+  selection.filter = "f-f";
+  CHECK_THROWS_AS(registry.plan(selection), UsageError);  // selects nothing
+
+  selection.filter = "bad";
+  try {
+    registry.plan(selection);
+    FAIL("expected a usage error");
+  } catch (const UsageError& e) {
+    CHECK(contains(e.what(), "--controls"));
+  }
+  selection.include_controls = true;
+  CHECK(ids_of(registry.plan(selection)) == std::vector<std::string>{"bad"});
+  CHECK(ids_of(registry.plan({})) == std::vector<std::string>{"f"});  // never in the default plan
+}
+
+TEST_CASE("the shipped families: sizes, unique ids, controls kept out of the default matrix", "[registry][cases]") {
+  Registry registry;
+  cases::register_all_cases(registry);
+  auto plan = registry.plan({});
+  std::set<std::string> ids;
+  std::map<std::string, int> per_family;
+  for (const auto& s : plan) {
+    ids.insert(s.id);
+    ++per_family[s.family->name];
+    CHECK_FALSE(s.family->control);
+  }
+  CHECK(ids.size() == plan.size());
+  CHECK(per_family["replay"] == 2 * 4 * 4 * 2);
+  CHECK(per_family["stream_callback"] == 2 * 3);
+  CHECK(per_family["capture_contract"] == 2 * 3);
+  CHECK(per_family.count("injected") == 0);
+  CHECK(ids.count("replay/api=driver/build=capture_global/replays=5/sync=each") == 1);
+
+  Selection with_controls;
+  with_controls.include_controls = true;
+  CHECK(registry.plan(with_controls).size() == plan.size() + 4);
+}

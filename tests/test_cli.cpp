@@ -1,0 +1,93 @@
+#include <iostream>
+#include <sstream>
+
+#include "cases.hpp"
+#include "catch_compat.hpp"
+#include "cli.hpp"
+
+using namespace hostcb;
+
+namespace {
+struct CliResult {
+  int code;
+  std::string out, err;
+};
+
+// Runs the CLI in-process with the shipped families, capturing both streams.
+CliResult cli(std::vector<std::string> args) {
+  Registry registry;
+  cases::register_all_cases(registry);
+  args.insert(args.begin(), "hostcb");
+  std::ostringstream out, err;
+  auto* old_out = std::cout.rdbuf(out.rdbuf());
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  int code = run_cli(registry, args);
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  return {code, out.str(), err.str()};
+}
+
+std::size_t lines(const std::string& text) {
+  std::size_t n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+}  // namespace
+
+TEST_CASE("list prints every scenario id, one per line", "[cli]") {
+  CliResult r = cli({"list"});
+  CHECK(r.code == kExitPassed);
+  CHECK(lines(r.out) == 64 + 6 + 6);
+  CHECK(contains(r.out, "replay/api=driver/build=capture_global/replays=5/sync=each\n"));
+  CHECK(contains(r.out, "capture_contract/api=runtime/mode=relaxed\n"));
+  CHECK_FALSE(contains(r.out, "injected/"));
+}
+
+TEST_CASE("list honours filters, axis overrides and --controls", "[cli]") {
+  CHECK(lines(cli({"list", "--filter", "replay/*-*api=driver*"}).out) == 32);
+  CHECK(lines(cli({"list", "--filter", "replay/*", "--axis", "replays=7"}).out) == 16);
+  CHECK(contains(cli({"list", "--axis", "replays=7"}).out, "replays=7/sync=end\n"));
+  CliResult controls = cli({"list", "--controls", "--filter", "injected/*"});
+  CHECK(controls.code == kExitPassed);
+  CHECK(lines(controls.out) == 4);
+}
+
+TEST_CASE("list --format json describes families, axes and scenarios", "[cli]") {
+  CliResult r = cli({"list", "--format", "json", "--filter", "stream_callback/*"});
+  CHECK(r.code == kExitPassed);
+  CHECK(contains(r.out, "\"format\": \"hostcb-list\""));
+  CHECK(contains(r.out, "\"id\": \"stream_callback/api=driver/callbacks=100\""));
+}
+
+TEST_CASE("bad input is a one-line error and exit code 2", "[cli]") {
+  for (auto args : std::vector<std::vector<std::string>>{
+           {"run", "--axis", "nodes=3"},
+           {"list", "--axis", "api=cuda"},
+           {"list", "--axis", "replays=0"},
+           {"list", "--axis", "replays"},
+           {"run", "--filter", "nosuch/*"},
+           {"run", "--filter", "replay/*::x"},
+           {"list", "--filter", "injected/*"},
+           {"list", "--format", "xml"},
+           {"run", "--device", "-1"},
+           {"run", "--junit", "/nonexistent-dir/report.xml"},
+           {"run", "--json", "/nonexistent-dir/report.json"},
+           {"frobnicate"},
+           {}}) {
+    CliResult r = cli(args);
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    INFO("hostcb " << joined << "-> " << r.err);
+    CHECK(r.code == kExitUsage);
+    CHECK(lines(r.err) == 1);
+    CHECK(contains(r.err, "hostcb: "));
+  }
+}
+
+TEST_CASE("--help explains and exits 0", "[cli]") {
+  CliResult r = cli({"run", "--help"});
+  CHECK(r.code == 0);
+  CHECK(contains(r.out, "--filter"));
+  CHECK(contains(r.out, "--junit"));
+  CHECK(contains(r.out, "Exit codes"));
+}

@@ -1,0 +1,51 @@
+#include "catch_compat.hpp"
+#include "errors.hpp"
+#include "filter.hpp"
+
+using namespace hostcb;
+
+TEST_CASE("globs: '*' any run, '?' one character, anchored at both ends", "[filter]") {
+  CHECK(glob_match("*", ""));
+  CHECK(glob_match("*", "replay/api=driver"));
+  CHECK(glob_match("replay/*", "replay/api=driver"));
+  CHECK_FALSE(glob_match("replay/*", "xreplay/api=driver"));
+  CHECK(glob_match("*api=driver*", "replay/api=driver/build=node"));
+  CHECK(glob_match("replay/api=?river", "replay/api=driver"));
+  CHECK_FALSE(glob_match("replay/api=?river", "replay/api=river"));
+  CHECK(glob_match("*a*b*c", "xaxxbxxc"));
+  CHECK_FALSE(glob_match("*a*b*c", "xaxxbxx"));
+  CHECK(glob_match("a**b", "ab"));
+}
+
+TEST_CASE("gtest-style filters: POS:POS-NEG:NEG", "[filter]") {
+  Filter f = Filter::parse("replay/*:stream_callback/*-*replays=100*:*api=driver*");
+  CHECK(f.positive() == std::vector<std::string>{"replay/*", "stream_callback/*"});
+  CHECK(f.negative() == std::vector<std::string>{"*replays=100*", "*api=driver*"});
+  CHECK(f.matches("replay/api=runtime/replays=5"));
+  CHECK(f.matches("stream_callback/api=runtime/callbacks=5"));
+  CHECK_FALSE(f.matches("replay/api=runtime/replays=100"));
+  CHECK_FALSE(f.matches("replay/api=driver/replays=5"));
+  CHECK_FALSE(f.matches("capture_contract/api=runtime"));
+}
+
+TEST_CASE("a filter with only negatives keeps everything else", "[filter]") {
+  Filter f = Filter::parse("-*driver*");
+  CHECK(f.positive() == std::vector<std::string>{"*"});
+  CHECK(f.matches("replay/api=runtime"));
+  CHECK_FALSE(f.matches("replay/api=driver"));
+}
+
+TEST_CASE("empty patterns are errors", "[filter]") {
+  CHECK_THROWS_AS(Filter::parse("a::b"), UsageError);
+  CHECK_THROWS_AS(Filter::parse("a:"), UsageError);
+  CHECK_THROWS_AS(Filter::parse("a-"), UsageError);
+  CHECK_THROWS_AS(Filter::parse("a-b:"), UsageError);
+}
+
+TEST_CASE("axis overrides: name=v1,v2", "[filter]") {
+  AxisOverride o = parse_axis_override("replays=1,7");
+  CHECK(o.axis == "replays");
+  CHECK(o.values == std::vector<std::string>{"1", "7"});
+  for (const char* bad : {"replays", "=1", "replays=", "replays=1,,2", "replays=1,1"})
+    CHECK_THROWS_AS(parse_axis_override(bad), UsageError);
+}

@@ -1,0 +1,30 @@
+#include <nlohmann/json.hpp>
+
+#include "catch_compat.hpp"
+#include "json_writer.hpp"
+#include "report_fixture.hpp"
+
+using namespace hostcb;
+
+TEST_CASE("JSON results: versioned, complete, and parseable whatever the messages hold", "[json]") {
+  auto doc = nlohmann::json::parse(results_json(sample_report()));
+  CHECK(doc["format"] == "hostcb-results");
+  CHECK(doc["format_version"] == kResultsFormatVersion);
+  CHECK(doc["summary"]["total"] == 4);
+  CHECK(doc["summary"]["passed"] == 1);
+  CHECK(doc["summary"]["failed"] == 1);
+  CHECK(doc["summary"]["error"] == 1);
+  CHECK(doc["summary"]["skipped"] == 1);
+  CHECK(doc["environment"]["devices"][0]["compute_capability"] == "9.0");
+  CHECK(doc["environment"]["command_line"] == "hostcb run --filter 'replay/*'");
+
+  const auto& failed = doc["results"][1];
+  CHECK(failed["status"] == "failed");
+  CHECK(failed["failures"].size() == 3);
+  CHECK(failed["failures"][0]["launch"] == 2);
+  CHECK(failed["failures"][0]["file"] == "cases/replay.cu");
+  CHECK(failed["failures"][0]["line"] == 42);
+  CHECK(failed["failures_dropped"] == 7);
+  CHECK(doc["results"][0]["properties"]["callback_calls"] == "10");
+  CHECK(doc["results"][3]["reason"].get<std::string>().rfind("no usable CUDA device", 0) == 0);
+}

@@ -1,0 +1,91 @@
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "atomic_file.hpp"
+#include "catch_compat.hpp"
+#include "junit_writer.hpp"
+#include "report_fixture.hpp"
+
+using namespace hostcb;
+
+namespace {
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Times, timestamps and host names change from run to run: the baseline holds placeholders.
+std::string mask(std::string xml) {
+  xml = std::regex_replace(xml, std::regex(R"( time="[0-9.]+")"), R"( time="*")");
+  xml = std::regex_replace(xml, std::regex(R"(timestamp="[^"]*")"), R"(timestamp="*")");
+  xml = std::regex_replace(xml, std::regex(R"(hostname="[^"]*")"), R"(hostname="*")");
+  xml = std::regex_replace(xml, std::regex(R"re((name="hostname" value=)"[^"]*")re"), R"re($1"*")re");
+  return xml;
+}
+
+bool xmllint(const std::string& arguments) {
+  return std::system((std::string(HOSTCB_XMLLINT) + " " + arguments + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+std::string xmllint_output(const std::string& arguments) {
+  std::string out_path = std::string(HOSTCB_TEST_TMP) + "/xmllint.out";
+  std::system((std::string(HOSTCB_XMLLINT) + " " + arguments + " >" + out_path + " 2>&1").c_str());
+  return read_file(out_path);
+}
+
+std::string write_sample(const std::string& name) {
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/" + name;
+  write_file_atomically(path, junit_xml(sample_report()));
+  return path;
+}
+}  // namespace
+
+TEST_CASE("JUnit output matches the approved baseline", "[junit]") {
+  std::string received = mask(junit_xml(sample_report()));
+  std::string approved_path = std::string(HOSTCB_APPROVED_DIR) + "/junit_sample.approved.xml";
+  std::string approved = read_file(approved_path);
+  if (received != approved) {
+    std::string received_path = std::string(HOSTCB_TEST_TMP) + "/junit_sample.received.xml";
+    write_file_atomically(received_path, received);
+    FAIL("JUnit output differs from the baseline; compare with:\n  diff " + approved_path + " " + received_path +
+         "\nand copy the received file over the approved one if the change is intended");
+  }
+}
+
+TEST_CASE("JUnit output validates against reports/junit.xsd", "[junit]") {
+  std::string path = write_sample("junit_schema.xml");
+  INFO(xmllint_output(std::string("--noout --schema ") + HOSTCB_JUNIT_XSD + " " + path));
+  CHECK(xmllint(std::string("--noout --schema ") + HOSTCB_JUNIT_XSD + " " + path));
+}
+
+TEST_CASE("the schema can fail: a skip without its reason is rejected", "[junit]") {
+  std::string xml = junit_xml(sample_report());
+  std::string broken = std::regex_replace(xml, std::regex(R"(<skipped message="[^"]*"/>)"), "<skipped/>");
+  REQUIRE(broken != xml);
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/junit_broken.xml";
+  write_file_atomically(path, broken);
+  CHECK_FALSE(xmllint(std::string("--noout --schema ") + HOSTCB_JUNIT_XSD + " " + path));
+}
+
+TEST_CASE("hostile strings survive: ]]> stays text, forbidden characters go", "[junit]") {
+  std::string path = write_sample("junit_nasty.xml");
+  std::string failure_text = xmllint_output("--xpath 'string(//failure)' " + path);
+  CHECK(contains(failure_text, "<tag> & \"quotes\" 'apos' ]]> tab\there"));
+  CHECK(contains(failure_text, "controls  and bad utf-8 \xEF\xBF\xBD\xEF\xBF\xBD end"));
+  CHECK(contains(failure_text, "7 more failure(s) dropped"));
+  CHECK(contains(failure_text, "[launch 2] [callback#3] cases/replay.cu:42: host function #1"));
+  std::string message = xmllint_output("--xpath 'string(//failure/@message)' " + path);
+  CHECK(contains(message, "[launch 2]"));
+}
+
+TEST_CASE("suite and top-level counts add up", "[junit]") {
+  std::string xml = junit_xml(sample_report());
+  CHECK(contains(xml, R"(<testsuites name="hostcb" tests="4" failures="1" errors="1" skipped="1" time="1.500")"));
+  CHECK(contains(xml, R"(<testsuite name="replay" tests="2" failures="1" errors="0" skipped="0" time="0.512")"));
+  CHECK(contains(xml, R"(<testsuite name="stream_callback" tests="2" failures="0" errors="1" skipped="1")"));
+  CHECK(contains(xml, R"(<property name="device.0.name" value="NVIDIA H200"/>)"));
+}

@@ -1,0 +1,105 @@
+#include "catch_compat.hpp"
+#include "cuda_check.hpp"
+#include "errors.hpp"
+#include "runner.hpp"
+#include "scenario_run.hpp"
+
+using namespace hostcb;
+
+namespace {
+// A CPU-only family with the given body: the runner's judging needs no GPU.
+Scenario cpu_scenario(Family& family, std::function<void(ScenarioRun&)> body) {
+  family.name = "cpu";
+  family.needs_gpu = false;
+  family.body = std::move(body);
+  return Scenario{"cpu/x=1", &family, {}, {}};
+}
+Environment no_gpu() {
+  Environment env;
+  env.gpu_unusable_reason = "no usable CUDA device: test";
+  return env;
+}
+}  // namespace
+
+TEST_CASE("judge: error outranks failures, failures outrank a pass, no probe is never a pass", "[runner]") {
+  CHECK(judge(false, true, 0) == Status::passed);
+  CHECK(judge(false, true, 1) == Status::failed);
+  CHECK(judge(true, true, 0) == Status::error);
+  CHECK(judge(true, true, 3) == Status::error);
+  CHECK(judge(false, false, 0) == Status::error);
+}
+
+TEST_CASE("the runner's four results", "[runner]") {
+  Environment env = no_gpu();
+  Runner runner(env);
+  Family family;
+
+  SECTION("exact calls pass") {
+    Result r = runner.run(cpu_scenario(family, [](ScenarioRun& run) {
+      Probe& p = run.make_probe(1, 2);
+      Probe::entry(p.user_data(0));
+      Probe::entry(p.user_data(0));
+    }));
+    CHECK(r.status == Status::passed);
+    CHECK(r.failures.empty());
+  }
+  SECTION("a wrong count fails, whatever else the body saw") {
+    Result r = runner.run(cpu_scenario(family, [](ScenarioRun& run) {
+      Probe& p = run.make_probe(1, 2);
+      Probe::entry(p.user_data(0));
+    }));
+    REQUIRE(r.status == Status::failed);
+    CHECK(contains(r.failures.at(0).message, "called 1 times; expected exactly 2"));
+  }
+  SECTION("a failed expectation on the launching thread fails, with the launch") {
+    Result r = runner.run(cpu_scenario(family, [](ScenarioRun& run) {
+      run.make_probe(1, 0);
+      run.set_launch(4);
+      HOSTCB_EXPECT(false, "launch 4 saw the wrong count");
+    }));
+    REQUIRE(r.status == Status::failed);
+    CHECK(r.failures.at(0).launch == 4);
+  }
+  SECTION("a CUDA error is an error naming the call, the error and file:line") {
+    Result r = runner.run(cpu_scenario(family, [](ScenarioRun& run) {
+      run.make_probe(1, 0);
+      check_runtime(cudaErrorInvalidValue, "cudaStreamCreate(&s)", HOSTCB_HERE);
+    }));
+    CHECK(r.status == Status::error);
+    CHECK(contains(r.reason, "cudaStreamCreate(&s) failed: cudaErrorInvalidValue (1) at tests/test_runner.cpp:"));
+  }
+  SECTION("a body that checks nothing is an error, never a pass") {
+    Result r = runner.run(cpu_scenario(family, [](ScenarioRun&) {}));
+    CHECK(r.status == Status::error);
+    CHECK(contains(r.reason, "made no probe"));
+  }
+  SECTION("a body may skip, with its reason") {
+    Result r = runner.run(cpu_scenario(family, [](ScenarioRun&) { throw SkipScenario("needs CUDA 12.4"); }));
+    CHECK(r.status == Status::skipped);
+    CHECK(r.reason == "needs CUDA 12.4");
+  }
+}
+
+TEST_CASE("without a GPU, GPU scenarios are skipped with the reason and their body never runs", "[runner]") {
+  Environment env = no_gpu();
+  Runner runner(env);
+  Family family;
+  bool ran = false;
+  Scenario s = cpu_scenario(family, [&](ScenarioRun&) { ran = true; });
+  family.needs_gpu = true;
+  Result r = runner.run(s);
+  CHECK_FALSE(ran);
+  CHECK(r.status == Status::skipped);
+  CHECK(r.reason == "no usable CUDA device: test");
+}
+
+TEST_CASE("excluded combinations are skipped as excluded", "[runner]") {
+  Environment env = no_gpu();
+  Runner runner(env);
+  Family family;
+  Scenario s = cpu_scenario(family, [](ScenarioRun&) {});
+  s.excluded_reason = "no such thing";
+  Result r = runner.run(s);
+  CHECK(r.status == Status::skipped);
+  CHECK(r.reason == "excluded: no such thing");
+}
