@@ -34,7 +34,7 @@ TEST_CASE("expansion is the cartesian product in declared order, last axis faste
   CHECK(scenario_id("f", params[3]) == "f/api=runtime/replays=5");
 }
 
-TEST_CASE("a family without axes is one scenario; an empty axis is none", "[axes]") {
+TEST_CASE("a family without axes is one scenario and an empty axis is none", "[axes]") {
   CHECK(expand({}).size() == 1);
   Axis empty = Axis::choice("x", {});
   CHECK(expand({Axis::choice("a", {"1"}), empty}).empty());
@@ -92,7 +92,7 @@ TEST_CASE("axis overrides replace values where the axis exists", "[registry]") {
   CHECK_THROWS_AS(registry.plan(selection), UsageError);
 }
 
-TEST_CASE("filters that match nothing are usage errors, with a hint for controls", "[registry]") {
+TEST_CASE("filters that match nothing are usage errors with a hint for controls", "[registry]") {
   Registry registry;
   registry.add(toy_family("f", {}));
   Family control = toy_family("bad", {});
@@ -119,7 +119,7 @@ TEST_CASE("filters that match nothing are usage errors, with a hint for controls
   CHECK(ids_of(registry.plan({})) == std::vector<std::string>{"f"});  // never in the default plan
 }
 
-TEST_CASE("the shipped families: sizes, unique ids, controls kept out of the default matrix", "[registry][cases]") {
+TEST_CASE("the shipped families have the expected sizes and unique ids and no controls by default", "[registry][cases]") {
   Registry registry;
   cases::register_all_cases(registry);
   auto plan = registry.plan({});

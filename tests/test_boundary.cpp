@@ -39,7 +39,7 @@ TEST_CASE("an exception thrown in a callback becomes a failure with its launch, 
   CHECK(contains(f.thread, "callback#"));
 }
 
-TEST_CASE("a LocatedError keeps the place it was raised; non-std exceptions are caught too", "[boundary]") {
+TEST_CASE("a LocatedError keeps the place it was raised and non-std exceptions are caught too", "[boundary]") {
   ActiveScenario scenario("test/boundary2");
   ScenarioActivation on(scenario);
   auto located = make_guarded(

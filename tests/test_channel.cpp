@@ -7,7 +7,7 @@
 
 using namespace hostcb;
 
-TEST_CASE("the channel under contention: nothing lost, the bound respected", "[channel]") {
+TEST_CASE("the channel under contention loses nothing and respects its bound", "[channel]") {
   constexpr int kThreads = 16, kPerThread = 2000;
   FailureChannel channel(64);
   std::vector<std::thread> producers;

@@ -43,7 +43,7 @@ TEST_CASE("list prints every scenario id, one per line", "[cli]") {
   CHECK_FALSE(contains(r.out, "injected/"));
 }
 
-TEST_CASE("list honours filters, axis overrides and --controls", "[cli]") {
+TEST_CASE("list honours filters and axis overrides and controls", "[cli]") {
   CHECK(lines(cli({"list", "--filter", "replay/*-*api=driver*"}).out) == 32);
   CHECK(lines(cli({"list", "--filter", "replay/*", "--axis", "replays=7"}).out) == 16);
   CHECK(contains(cli({"list", "--axis", "replays=7"}).out, "replays=7/sync=end\n"));
@@ -52,7 +52,7 @@ TEST_CASE("list honours filters, axis overrides and --controls", "[cli]") {
   CHECK(lines(controls.out) == 4);
 }
 
-TEST_CASE("list --format json describes families, axes and scenarios", "[cli]") {
+TEST_CASE("list in json describes families and axes and scenarios", "[cli]") {
   CliResult r = cli({"list", "--format", "json", "--filter", "stream_callback/*"});
   CHECK(r.code == kExitPassed);
   CHECK(contains(r.out, "\"format\": \"hostcb-list\""));
@@ -84,7 +84,7 @@ TEST_CASE("bad input is a one-line error and exit code 2", "[cli]") {
   }
 }
 
-TEST_CASE("--help explains and exits 0", "[cli]") {
+TEST_CASE("help explains and exits 0", "[cli]") {
   CliResult r = cli({"run", "--help"});
   CHECK(r.code == 0);
   CHECK(contains(r.out, "--filter"));

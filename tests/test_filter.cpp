@@ -4,7 +4,7 @@
 
 using namespace hostcb;
 
-TEST_CASE("globs: '*' any run, '?' one character, anchored at both ends", "[filter]") {
+TEST_CASE("globs: star is any run and question mark one character, anchored at both ends", "[filter]") {
   CHECK(glob_match("*", ""));
   CHECK(glob_match("*", "replay/api=driver"));
   CHECK(glob_match("replay/*", "replay/api=driver"));
@@ -17,7 +17,7 @@ TEST_CASE("globs: '*' any run, '?' one character, anchored at both ends", "[filt
   CHECK(glob_match("a**b", "ab"));
 }
 
-TEST_CASE("gtest-style filters: POS:POS-NEG:NEG", "[filter]") {
+TEST_CASE("gtest-style filters with positive and negative patterns", "[filter]") {
   Filter f = Filter::parse("replay/*:stream_callback/*-*replays=100*:*api=driver*");
   CHECK(f.positive() == std::vector<std::string>{"replay/*", "stream_callback/*"});
   CHECK(f.negative() == std::vector<std::string>{"*replays=100*", "*api=driver*"});

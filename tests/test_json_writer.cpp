@@ -6,7 +6,7 @@
 
 using namespace hostcb;
 
-TEST_CASE("JSON results: versioned, complete, and parseable whatever the messages hold", "[json]") {
+TEST_CASE("JSON results are versioned and complete and parse whatever the messages hold", "[json]") {
   auto doc = nlohmann::json::parse(results_json(sample_report()));
   CHECK(doc["format"] == "hostcb-results");
   CHECK(doc["format_version"] == kResultsFormatVersion);

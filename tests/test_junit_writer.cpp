@@ -56,7 +56,7 @@ TEST_CASE("JUnit output matches the approved baseline", "[junit]") {
   }
 }
 
-TEST_CASE("JUnit output validates against reports/junit.xsd", "[junit]") {
+TEST_CASE("JUnit output validates against the schema", "[junit]") {
   std::string path = write_sample("junit_schema.xml");
   INFO(xmllint_output(std::string("--noout --schema ") + HOSTCB_JUNIT_XSD + " " + path));
   CHECK(xmllint(std::string("--noout --schema ") + HOSTCB_JUNIT_XSD + " " + path));
@@ -71,7 +71,7 @@ TEST_CASE("the schema can fail: a skip without its reason is rejected", "[junit]
   CHECK_FALSE(xmllint(std::string("--noout --schema ") + HOSTCB_JUNIT_XSD + " " + path));
 }
 
-TEST_CASE("hostile strings survive: ]]> stays text, forbidden characters go", "[junit]") {
+TEST_CASE("hostile strings survive: CDATA terminators stay text and forbidden characters go", "[junit]") {
   std::string path = write_sample("junit_nasty.xml");
   std::string failure_text = xmllint_output("--xpath 'string(//failure)' " + path);
   CHECK(contains(failure_text, "<tag> & \"quotes\" 'apos' ]]> tab\there"));

@@ -21,7 +21,7 @@ Environment no_gpu() {
 }
 }  // namespace
 
-TEST_CASE("judge: error outranks failures, failures outrank a pass, no probe is never a pass", "[runner]") {
+TEST_CASE("judge: error outranks failures which outrank a pass and no probe is never a pass", "[runner]") {
   CHECK(judge(false, true, 0) == Status::passed);
   CHECK(judge(false, true, 1) == Status::failed);
   CHECK(judge(true, true, 0) == Status::error);
