@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Sets up (scripts/setup.sh), configures and builds hostcb into ${HOSTCB_BUILD_DIR:-build}.
+# Extra arguments go to cmake's configure step (e.g. -DCMAKE_CUDA_ARCHITECTURES=80).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+[ "${HOSTCB_SKIP_SETUP:-0}" = 1 ] || bash scripts/setup.sh
+if ! command -v nvcc >/dev/null 2>&1; then
+  export CUDACXX="${CUDACXX:-/usr/local/cuda/bin/nvcc}"
+fi
+
+build_dir="${HOSTCB_BUILD_DIR:-build}"
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+cmake --build "$build_dir" -j "$(nproc)"
