@@ -20,7 +20,7 @@ void injected_body(ScenarioRun& run) {
   const bool throws = run.param("fault") == "exception";
 
   Probe& probe = run.make_probe(1, kLaunches);
-  probe.set_action(0, [throws](std::int64_t launch) {
+  probe.set_action(0, HOSTCB_HERE, [throws](std::int64_t launch) {
     if (launch != kFailingLaunch) return;
     if (throws) throw std::runtime_error(str("injected exception on launch ", launch));
     HOSTCB_EXPECT(launch != kFailingLaunch, "injected failed expectation");

@@ -36,15 +36,19 @@ Environment capture_environment(int device, std::string command_line) {
   struct utsname uts {};
   env.os = uname(&uts) == 0 ? str(uts.sysname, " ", uts.release, " ", uts.machine) : "unknown";
 
-  cudaDriverGetVersion(&env.driver_version);  // leaves 0 without a driver; not an error here
-  cudaRuntimeGetVersion(&env.runtime_version);
+  // Without a driver these succeed and report 0; a failure is recorded, never fatal here.
+  std::string version_problem;
+  if (cudaError_t rc = cudaDriverGetVersion(&env.driver_version); rc != cudaSuccess)
+    version_problem = str("cudaDriverGetVersion returned ", runtime_error_name(rc), "; ");
+  if (cudaError_t rc = cudaRuntimeGetVersion(&env.runtime_version); rc != cudaSuccess)
+    version_problem += str("cudaRuntimeGetVersion returned ", runtime_error_name(rc), "; ");
 
   int count = 0;
   cudaError_t rc = cudaGetDeviceCount(&count);
   if (rc != cudaSuccess) {
     env.gpu_unusable_reason = str("no usable CUDA device: cudaGetDeviceCount returned ", runtime_error_name(rc), " (",
                                   static_cast<int>(rc), "), driver version ", env.driver_version);
-    cudaGetLastError();  // clear the non-sticky error
+    (void)cudaGetLastError();  // clears the (non-sticky) error just reported; its value is that error
     return env;
   }
   if (count == 0) {
@@ -53,8 +57,15 @@ Environment capture_environment(int device, std::string command_line) {
   }
   for (int d = 0; d < count; ++d) {
     cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) continue;
+    if (cudaError_t prop_rc = cudaGetDeviceProperties(&prop, d); prop_rc != cudaSuccess) {
+      env.devices.push_back({d, str("unknown (cudaGetDeviceProperties: ", runtime_error_name(prop_rc), ")"), 0, 0, ""});
+      continue;
+    }
     env.devices.push_back({d, prop.name, prop.major, prop.minor, format_uuid(prop.uuid)});
+  }
+  if (!version_problem.empty()) {
+    env.gpu_unusable_reason = "no usable CUDA device: " + version_problem;
+    return env;
   }
   if (device < 0 || device >= count) {
     env.gpu_unusable_reason = str("no usable CUDA device: --device ", device, " asked for, but only ", count,

@@ -52,7 +52,8 @@ void Probe::on_call(Site& site, int status) noexcept {
                      str("stream callback for host function #", site.index, " received error status ", status,
                          " instead of success"));
     });
-  if (site.action) guarded_invoke(static_cast<std::int64_t>(launch), HOSTCB_HERE, [&] { site.action(launch); });
+  if (site.action)
+    guarded_invoke(static_cast<std::int64_t>(launch), site.action_site, [&] { site.action(launch); });
 }
 
 std::vector<Probe::Call> Probe::recorded_calls() const {

@@ -39,7 +39,11 @@ class Probe {
   static HostFn host_fn() { return &entry; }
   void* user_data(std::size_t site) { return &sites_[site]; }
   std::size_t sites() const { return site_count_; }
-  void set_action(std::size_t site, Action action) { sites_[site].action = std::move(action); }
+  // `where` (HOSTCB_HERE) is where an exception escaping the action is reported.
+  void set_action(std::size_t site, SourceLocation where, Action action) {
+    sites_[site].action = std::move(action);
+    sites_[site].action_site = where;
+  }
   // Each round of calls must visit the sites in index order (a chain in one stream).
   void expect_in_order() { expect_in_order_ = true; }
 
@@ -65,6 +69,7 @@ class Probe {
     std::uint32_t index = 0;
     std::atomic<std::uint64_t> calls{0};
     Action action;
+    SourceLocation action_site{__FILE__, __LINE__};
   };
   Site* site_for(void* user_data) noexcept;
   void on_call(Site& site, int status) noexcept;

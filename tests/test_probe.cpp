@@ -89,7 +89,7 @@ TEST_CASE("host functions must be called in chain order on every launch", "[prob
 TEST_CASE("a site's action runs guarded, with its launch number", "[probe]") {
   FakeDriver driver;
   Probe probe(1, 3);
-  probe.set_action(0, [](std::int64_t launch) {
+  probe.set_action(0, HOSTCB_HERE, [](std::int64_t launch) {
     if (launch == 3) throw std::runtime_error("third launch broke");
   });
   driver.arm(probe);
@@ -99,6 +99,7 @@ TEST_CASE("a site's action runs guarded, with its launch number", "[probe]") {
   REQUIRE(drained.kept.size() == 1);
   CHECK(drained.kept[0].launch == 3);
   CHECK(contains(drained.kept[0].message, "third launch broke"));
+  CHECK(drained.kept[0].file == "tests/test_probe.cpp");  // where the action was set, not the boundary
 }
 
 TEST_CASE("a stream callback with an error status is a failure", "[probe]") {
