@@ -8,7 +8,8 @@ namespace hostcb::cases {
 Family replay_family();            // replay.cu
 Family stream_callback_family();   // stream_callback.cu
 Family capture_contract_family();  // capture_contract.cu
-Family injected_family();          // injected.cu (known-bad control)
+Family callback_fault_family();    // callback_fault.cu
+Family device_fault_family();      // device_fault.cu
 
 void register_all_cases(Registry& registry);
 

@@ -3,9 +3,13 @@
 //
 // Two host functions, chained, each with its own userData, are put in a graph by stream
 // capture (global, thread-local, relaxed mode) or as explicit host nodes, through the
-// driver or the runtime API. The graph is launched N times; with sync=each the stream
-// is synchronized after every launch and the count must have grown by exactly 2.
+// driver or the runtime API and a forwarding layer. The graph is launched N times; with
+// sync=each the stream is synchronized after every launch and the count must have grown
+// by exactly 2. forward=oneshot with 2 or more launches is the shipped bug: a known-bad
+// control that must end failed or error (usually SIGSEGV on launch 2).
 #include <cstring>
+
+#include "wait.hpp"
 
 #include "cases.hpp"
 #include "errors.hpp"
@@ -37,8 +41,10 @@ Graph build_graph(ScenarioRun& run, Probe& probe, cudaStream_t stream) {
 
 void replay_body(ScenarioRun& run) {
   const GraphApi& api = run.api();
+  Forwarder& forward = run.forward();
   const std::int64_t replays = run.count("replays");
   const bool sync_each = run.param("sync") == "each";
+  const std::int64_t records_before = forward.live_records();
 
   Probe& probe = run.make_probe(kHostFunctions, static_cast<std::uint64_t>(replays));
   probe.expect_in_order();
@@ -51,7 +57,7 @@ void replay_body(ScenarioRun& run) {
 
   GraphExec exec = api.instantiate(graph.get());
   for (std::int64_t launch = 1; launch <= replays; ++launch) {
-    run.set_launch(launch);
+    run.set_launch(launch, replays);
     api.launch(exec.get(), stream.get());
     if (!sync_each) continue;
     api.synchronize(stream.get());
@@ -61,6 +67,15 @@ void replay_body(ScenarioRun& run) {
                       probe.total_calls(), " times"));
   }
   api.synchronize(stream.get());
+
+  // A layer that keeps a record per host function must free each one, once the graph
+  // and its exec are gone (CUDA does it on its own thread, so allow it a moment).
+  exec.reset();
+  graph.reset();
+  wait_until([&] { return forward.live_records() <= records_before; }, 5.0);
+  HOSTCB_EXPECT(forward.live_records() == records_before,
+                str(forward.live_records() - records_before, " record(s) of the ", forward.name(),
+                    " layer were not freed 5 s after the graph and its exec were destroyed"));
 }
 
 }  // namespace
@@ -71,11 +86,17 @@ Family replay_family() {
   family.summary = "a graph of 2 host functions is launched N times: each is called exactly once per launch";
   family.axes = {
       Axis::choice("api", {"driver", "runtime"}),
+      Axis::choice("forward", {"direct", "oneshot", "graph_owned"}),
       Axis::choice("build", {"capture_global", "capture_thread_local", "capture_relaxed", "node"}),
       Axis::count("replays", {1, 2, 5, 100}),
       Axis::choice("sync", {"each", "end"}),
   };
   family.body = replay_body;
+  family.control = [](const Params& p) -> std::optional<ExpectedVerdict> {
+    if (p.get("forward") == "oneshot" && p.get_count("replays") >= 2)
+      return ExpectedVerdict{{Status::failed, Status::error}, ""};
+    return std::nullopt;
+  };
   return family;
 }
 

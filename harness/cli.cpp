@@ -16,7 +16,11 @@
 #include "json_writer.hpp"
 #include "junit_writer.hpp"
 #include "overhead.hpp"
+#include "execution.hpp"
+#include "interrupt.hpp"
 #include "runner.hpp"
+#include "selftest.hpp"
+#include "worker.hpp"
 
 namespace hostcb {
 
@@ -26,7 +30,10 @@ constexpr const char* kFooter = R"(Filters (gtest style): --filter 'POS[:POS...]
 matching any POS glob and no NEG glob ('*' any run, '?' one character). Example:
   hostcb run --filter 'replay/*:stream_callback/*-*replays=100*'
 Axis overrides replace an axis's values wherever it exists: --axis replays=1,7
-Exit codes: 0 passed, 1 failed or error, 2 usage error, 77 nothing ran (all skipped, e.g. no usable GPU).)";
+Isolation (--isolate): worker (default) runs scenarios in a worker process that is replaced when it
+crashes or hangs; scenario gives each scenario a fresh process; none runs in-process (for a debugger).
+Exit codes: 0 passed, 1 failed or error, 2 usage error, 77 nothing ran (all skipped, e.g. no usable GPU),
+130/143 interrupted by SIGINT/SIGTERM (reports are still written, unrun scenarios skipped).)";
 
 struct SelectionOptions {
   std::string filter = "*";
@@ -70,7 +77,7 @@ int list_command(const Registry& registry, const SelectionOptions& selection, co
   if (format == "text") {
     for (const auto& s : plan) {
       std::cout << s.id;
-      if (s.family->control) std::cout << "\t(known-bad control)";
+      if (s.control) std::cout << "\t(known-bad control: must end " << s.control->describe() << ")";
       if (!s.excluded_reason.empty()) std::cout << "\t(excluded: " << s.excluded_reason << ")";
       std::cout << "\n";
     }
@@ -78,11 +85,14 @@ int list_command(const Registry& registry, const SelectionOptions& selection, co
   }
   nlohmann::ordered_json families = nlohmann::ordered_json::array();
   for (const auto& f : registry.families()) {
-    if (f.control && !selection.controls) continue;
     nlohmann::ordered_json axes = nlohmann::ordered_json::array();
     for (const auto& a : f.axes)
       axes.push_back({{"name", a.name}, {"kind", a.kind == AxisKind::choice ? "choice" : "count"}, {"values", a.values}});
-    families.push_back({{"name", f.name}, {"summary", f.summary}, {"control", f.control}, {"axes", axes}});
+    families.push_back({{"name", f.name},
+                        {"summary", f.summary},
+                        {"fresh_process", f.fresh_process},
+                        {"timeout_s", f.timeout_s},
+                        {"axes", axes}});
   }
   nlohmann::ordered_json scenarios = nlohmann::ordered_json::array();
   for (const auto& s : plan) {
@@ -91,7 +101,7 @@ int list_command(const Registry& registry, const SelectionOptions& selection, co
     scenarios.push_back({{"id", s.id},
                          {"family", s.family->name},
                          {"params", params},
-                         {"control", s.family->control},
+                         {"control", s.control ? nlohmann::ordered_json(s.control->describe()) : nullptr},
                          {"excluded", s.excluded_reason}});
   }
   nlohmann::ordered_json doc = {
@@ -104,33 +114,52 @@ struct RunOptions {
   std::string junit_path;
   std::string json_path;
   int device = 0;
+  std::string isolation = "worker";
+  double timeout_s = 120;
 };
+
+ExecutionOptions execution_options(const RunOptions& options) {
+  ExecutionOptions execution;
+  execution.isolation = parse_isolation(options.isolation);
+  execution.timeout_s = options.timeout_s;
+  execution.device = options.device;
+  execution.worker_command = {"/proc/self/exe", "worker"};
+  return execution;
+}
+
+// Captures the environment, refusing a device ordinal past the visible ones.
+Environment environment_for(const RunOptions& options, const std::string& command_line) {
+  Environment env = capture_environment(options.device, command_line);
+  if (!env.devices.empty() && options.device >= static_cast<int>(env.devices.size()))
+    throw UsageError(str("--device ", options.device, ": only ", env.devices.size(), " device(s) are visible"));
+  return env;
+}
+
+int interrupted_exit_code() { return 128 + interrupt_signal(); }
 
 int run_command(const Registry& registry, const SelectionOptions& selection, const RunOptions& options,
                 const std::string& command_line) {
   std::vector<Scenario> plan = make_plan(registry, selection);
+  ExecutionOptions execution = execution_options(options);
   // Refuse a report path we could not write before running anything, not after.
   if (!options.junit_path.empty()) check_writable(options.junit_path, "JUnit report");
   if (!options.json_path.empty()) check_writable(options.json_path, "JSON report");
 
   RunReport report;
   report.started_utc = utc_now();
-  report.environment = capture_environment(options.device, command_line);
-  const Environment& env = report.environment;
-  if (!env.devices.empty() && options.device >= static_cast<int>(env.devices.size()))
-    throw UsageError(str("--device ", options.device, ": only ", env.devices.size(), " device(s) are visible"));
-
+  report.environment = environment_for(options, command_line);
+  install_interrupt_handlers();
   ConsoleReporter console;
   auto start = std::chrono::steady_clock::now();
-  Runner runner(env);
-  report.results = runner.run_all(plan, [&](const Result& r, std::size_t i) { console.on_result(r, i, plan.size()); });
+  report.results = execute_plan(plan, report.environment, execution,
+                                [&](const Result& r, std::size_t i) { console.on_result(r, i, plan.size()); });
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (orphan_events())
     console.error(str(orphan_events(), " callback event(s) arrived while no scenario was active: a host function "
                       "outlived its scenario"));
 
   std::vector<std::string> written;
-  int exit_code = kExitPassed;
+  bool reports_ok = true;
   try {
     if (!options.junit_path.empty()) {
       write_file_atomically(options.junit_path, junit_xml(report));
@@ -142,14 +171,43 @@ int run_command(const Registry& registry, const SelectionOptions& selection, con
     }
   } catch (const std::exception& e) {
     console.error(str("hostcb: ", e.what()));
-    exit_code = kExitFailed;
+    reports_ok = false;
   }
   console.summary(report, written);
 
+  if (interrupt_signal()) return interrupted_exit_code();
   Counts counts = count_results(report.results);
-  if (counts.failed || counts.error || orphan_events()) return kExitFailed;
+  if (counts.failed || counts.error || orphan_events() || !reports_ok) return kExitFailed;
   if (counts.passed == 0) return kExitNothingRan;
-  return exit_code;
+  return kExitPassed;
+}
+
+int self_test_command(const Registry& registry, RunOptions options, const std::string& command_line) {
+  Selection selection;
+  selection.only_controls = true;
+  std::vector<Scenario> plan = registry.plan(selection);
+  if (options.isolation == "none") throw UsageError("self-test needs worker isolation: controls crash and hang");
+  ExecutionOptions execution = execution_options(options);
+  Environment env = environment_for(options, command_line);
+  install_interrupt_handlers();
+  std::size_t done = 0;
+  std::vector<Result> results = execute_plan(plan, env, execution, [&](const Result&, std::size_t) {
+    if (++done % 10 == 0 || done == plan.size()) std::cerr << "self-test: " << done << "/" << plan.size() << "\n";
+  });
+  std::vector<ControlOutcome> outcomes = judge_controls(plan, results);
+  std::cout << controls_table(outcomes);
+  if (interrupt_signal()) return interrupted_exit_code();
+  std::size_t caught = 0, skipped = 0;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    caught += outcomes[i].caught;
+    skipped += results[i].status == Status::skipped;
+  }
+  if (skipped == outcomes.size()) {
+    std::cout << "self-test: nothing ran: " << results.front().reason << "\n";
+    return kExitNothingRan;
+  }
+  std::cout << "self-test: " << caught << " of " << outcomes.size() << " known-bad controls caught\n";
+  return caught == outcomes.size() ? kExitPassed : kExitFailed;
 }
 
 int overhead_command(int device, int launches, int rounds) {
@@ -191,6 +249,28 @@ int run_cli(const Registry& registry, const std::vector<std::string>& args) {
   run->add_option("--json", run_options.json_path, "write versioned JSON results here (atomically)");
   run->add_option("--device,-d", run_options.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  auto add_execution_options = [&](CLI::App* command) {
+    command->add_option("--isolate", run_options.isolation, "none, worker or scenario (see below)")
+        ->check(CLI::IsMember({"none", "worker", "scenario"}))
+        ->capture_default_str();
+    command->add_option("--timeout", run_options.timeout_s,
+                        "seconds a scenario may take, unless its family sets its own")
+        ->check(CLI::Range(0.1, 86400.0))
+        ->capture_default_str();
+  };
+  add_execution_options(run);
+
+  CLI::App* self_test = app.add_subcommand(
+      "self-test", "run every known-bad control; succeed only if each is caught as it must be (needs a GPU)");
+  add_execution_options(self_test);
+  self_test->add_option("--device,-d", run_options.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+
+  int worker_device = 0, events_fd = -1, progress_fd = -1;
+  CLI::App* worker = app.add_subcommand("worker", "internal: run scenario ids from stdin for a supervisor");
+  worker->group("");  // hidden from --help
+  worker->add_option("--device", worker_device)->required();
+  worker->add_option("--events-fd", events_fd)->required();
+  worker->add_option("--progress-fd", progress_fd)->required();
 
   int launches = 20000, rounds = 9, overhead_device = 0;
   CLI::App* overhead = app.add_subcommand(
@@ -216,6 +296,8 @@ int run_cli(const Registry& registry, const std::vector<std::string>& args) {
   try {
     if (list->parsed()) return list_command(registry, selection, format);
     if (run->parsed()) return run_command(registry, selection, run_options, command_line);
+    if (self_test->parsed()) return self_test_command(registry, run_options, command_line);
+    if (worker->parsed()) return worker_main(registry, worker_device, events_fd, progress_fd);
     return overhead_command(overhead_device, launches, rounds);
   } catch (const UsageError& e) {
     std::cerr << "hostcb: " << e.what() << "\n";

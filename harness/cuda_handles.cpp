@@ -14,4 +14,10 @@ Event make_event(unsigned flags) {
   return Event(event);
 }
 
+PinnedMemory make_pinned(std::size_t bytes) {
+  void* pointer = nullptr;
+  HOSTCB_CUDA(cudaHostAlloc(&pointer, bytes, cudaHostAllocMapped));
+  return PinnedMemory(pointer);
+}
+
 }  // namespace hostcb

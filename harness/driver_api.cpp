@@ -53,6 +53,10 @@ const DriverApi& driver_api() {
   load(table.cuGraphAddHostNode, "cuGraphAddHostNode", 10000);
   load(table.cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", 11040);
   load(table.cuGraphLaunch, "cuGraphLaunch", 10000);
+  load(table.cuStreamQuery, "cuStreamQuery", 2000);
+  load(table.cuStreamGetCaptureInfo, "cuStreamGetCaptureInfo", 11030);
+  load(table.cuUserObjectCreate, "cuUserObjectCreate", 11030);
+  load(table.cuGraphRetainUserObject, "cuGraphRetainUserObject", 11030);
   g_loaded.store(&table, std::memory_order_release);
   return table;
 }

@@ -18,6 +18,10 @@ struct DriverApi {
   PFN_cuGraphAddHostNode_v10000 cuGraphAddHostNode = nullptr;
   PFN_cuGraphInstantiateWithFlags_v11040 cuGraphInstantiateWithFlags = nullptr;
   PFN_cuGraphLaunch_v10000 cuGraphLaunch = nullptr;
+  PFN_cuStreamQuery_v2000 cuStreamQuery = nullptr;
+  PFN_cuStreamGetCaptureInfo_v11030 cuStreamGetCaptureInfo = nullptr;
+  PFN_cuUserObjectCreate_v11030 cuUserObjectCreate = nullptr;
+  PFN_cuGraphRetainUserObject_v11030 cuGraphRetainUserObject = nullptr;
 };
 
 // Loads every entry on first use (thread-safe). Throws CudaError naming the symbol that

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "axes.hpp"
+#include "status.hpp"
 
 namespace hostcb {
 
@@ -21,9 +22,16 @@ struct Family {
   // Builds the CUDA work, launches it and states what it expected. Never prints or exits.
   std::function<void(ScenarioRun&)> body;
   bool needs_gpu = true;
-  // A known-bad control: a deliberately broken scenario the harness must catch. Controls
-  // run only when asked for (--controls) and never in the default matrix.
-  bool control = false;
+  // Known-bad controls: combinations that are broken on purpose, with the verdict the
+  // harness must reach on them. Controls run only when asked for (--controls, self-test),
+  // never in the default matrix. Unset, or nullopt for a combination: an ordinary scenario.
+  std::function<std::optional<ExpectedVerdict>(const Params&)> control;
+  // The scenario breaks the CUDA context on purpose (sticky device errors): it always gets
+  // a fresh worker process, and the context's sticky error after the body is not held
+  // against it.
+  bool fresh_process = false;
+  // The scenario's own time limit in seconds; 0 takes the run's (--timeout).
+  double timeout_s = 0;
 };
 
 // One planned scenario: a family with one value per axis.
@@ -32,6 +40,7 @@ struct Scenario {
   const Family* family = nullptr;
   Params params;
   std::string excluded_reason;  // empty unless the combination cannot exist
+  std::optional<ExpectedVerdict> control;  // set for a known-bad control
 };
 
 }  // namespace hostcb

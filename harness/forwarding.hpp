@@ -1,9 +1,17 @@
 // Forwarding layers: how a scenario's host function reaches CUDA.
 //
 // Scenarios never call cudaLaunchHostFunc or add host nodes themselves; they go through
-// a Forwarder. Today there is `direct` (the CUDA API itself). Trampolines and other
-// people's wrappers plug in here without touching the cases.
+// a Forwarder, named by the `forward` axis. Trampolines and other people's wrappers plug
+// in here without touching the cases.
+//   direct       the CUDA API itself: (fn, userData) go to CUDA untouched
+//   oneshot      the bug pattern: a trampoline whose (fn, userData) record is freed after
+//                its first call. Fine for stream work; a graph's second launch runs through
+//                freed memory
+//   graph_owned  a trampoline whose record lives as long as the graph: tied to it with a
+//                CUDA user object, freed once, after the last exec is destroyed and its
+//                launches have finished
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +26,8 @@ class Forwarder {
   virtual void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) = 0;
   virtual cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph,
                                         const std::vector<cudaGraphNode_t>& deps, HostFn fn, void* user_data) = 0;
+  // Records the layer has made and not yet freed (0 for layers that keep none).
+  virtual std::int64_t live_records() const { return 0; }
 };
 
 // The forwarding layer by name; throws std::invalid_argument for an unknown one.

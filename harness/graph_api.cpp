@@ -81,7 +81,30 @@ class RuntimeApi final : public GraphApi {
     HOSTCB_CUDA(cudaStreamIsCapturing(stream, &status));
     return static_cast<int>(status);
   }
+  ApiResult try_synchronize(cudaStream_t stream) const override { return result(cudaStreamSynchronize(stream)); }
+  ApiResult try_launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const override {
+    return result(cudaLaunchHostFunc(stream, fn, user_data));
+  }
+  ApiResult query_stream(cudaStream_t stream) const override { return result(cudaStreamQuery(stream)); }
   std::string error_name(int code) const override { return runtime_error_name(static_cast<cudaError_t>(code)); }
+  cudaGraph_t capturing_graph(cudaStream_t stream) const override {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    cudaGraph_t graph = nullptr;
+    HOSTCB_CUDA(cudaStreamGetCaptureInfo(stream, &status, nullptr, &graph));
+    return status == cudaStreamCaptureStatusActive ? graph : nullptr;
+  }
+  void retain_with_graph(cudaGraph_t graph, void* object, HostFn destroy) const override {
+    cudaUserObject_t user_object = nullptr;
+    cudaError_t created = cudaUserObjectCreate(&user_object, object, destroy, 1, cudaUserObjectNoDestructorSync);
+    if (created != cudaSuccess) destroy(object);
+    HOSTCB_CUDA(created);
+    cudaError_t retained = cudaGraphRetainUserObject(graph, user_object, 1, cudaGraphUserObjectMove);
+    if (retained != cudaSuccess) (void)cudaUserObjectRelease(user_object, 1);  // runs destroy(object)
+    HOSTCB_CUDA(retained);
+  }
+
+ private:
+  static ApiResult result(cudaError_t code) { return {static_cast<int>(code), runtime_error_name(code)}; }
 };
 
 class DriverGraphApi final : public GraphApi {
@@ -143,9 +166,30 @@ class DriverGraphApi final : public GraphApi {
     HOSTCB_CU(cu().cuStreamIsCapturing(stream, &status));
     return static_cast<int>(status);
   }
+  ApiResult try_synchronize(cudaStream_t stream) const override { return result(cu().cuStreamSynchronize(stream)); }
+  ApiResult try_launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const override {
+    return result(cu().cuLaunchHostFunc(stream, fn, user_data));
+  }
+  ApiResult query_stream(cudaStream_t stream) const override { return result(cu().cuStreamQuery(stream)); }
   std::string error_name(int code) const override { return driver_error_name(static_cast<CUresult>(code)); }
+  cudaGraph_t capturing_graph(cudaStream_t stream) const override {
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    CUgraph graph = nullptr;
+    HOSTCB_CU(cu().cuStreamGetCaptureInfo(stream, &status, nullptr, &graph, nullptr, nullptr));
+    return status == CU_STREAM_CAPTURE_STATUS_ACTIVE ? graph : nullptr;
+  }
+  void retain_with_graph(cudaGraph_t graph, void* object, HostFn destroy) const override {
+    CUuserObject user_object = nullptr;
+    CUresult created = cu().cuUserObjectCreate(&user_object, object, destroy, 1, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+    if (created != CUDA_SUCCESS) destroy(object);
+    HOSTCB_CU(created);
+    CUresult retained = cu().cuGraphRetainUserObject(graph, user_object, 1, CU_GRAPH_USER_OBJECT_MOVE);
+    if (retained != CUDA_SUCCESS) (void)cudaUserObjectRelease(user_object, 1);  // runs destroy(object)
+    HOSTCB_CU(retained);
+  }
 
  private:
+  static ApiResult result(CUresult code) { return {static_cast<int>(code), driver_error_name(code)}; }
   static const DriverApi& cu() { return driver_api(); }
 };
 

@@ -45,8 +45,21 @@ class GraphApi {
   virtual ApiResult try_end_capture(cudaStream_t stream, Graph& graph_out) const = 0;
   // 0 none, 1 active, 2 invalidated (the same numbers in both APIs).
   virtual int capture_status(cudaStream_t stream) const = 0;
+  virtual ApiResult try_synchronize(cudaStream_t stream) const = 0;
+  virtual ApiResult try_launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const = 0;
+  // cudaStreamQuery / cuStreamQuery, unchecked: a host function calls it to test the
+  // rule that host functions must not call CUDA.
+  virtual ApiResult query_stream(cudaStream_t stream) const = 0;
   // This API's name for an error code (cudaErrorX or CUDA_ERROR_X).
   virtual std::string error_name(int code) const = 0;
+
+  // The graph a capture on `stream` is building; nullptr when it is not capturing.
+  virtual cudaGraph_t capturing_graph(cudaStream_t stream) const = 0;
+  // Ties `object` to `graph` through a CUDA user object: destroy(object) runs once, on a
+  // CUDA thread, after the graph and every exec made from it are destroyed and their
+  // launches have finished. destroy must not call CUDA. Takes `object` in every case: if
+  // this throws, destroy(object) has run or will run; the caller never frees it.
+  virtual void retain_with_graph(cudaGraph_t graph, void* object, HostFn destroy) const = 0;
 };
 
 // Captures what `enqueue` puts on `stream` into a graph. If `enqueue` throws, the capture

@@ -10,10 +10,18 @@ namespace hostcb {
 Probe::Probe(std::size_t sites, std::uint64_t calls_per_site, std::size_t record_limit)
     : site_count_(sites),
       sites_(new Site[sites]),
-      calls_per_site_(calls_per_site),
       record_limit_(std::min<std::uint64_t>(record_limit, sites * calls_per_site + 64)),
       records_(new Call[record_limit_]) {
-  for (std::size_t i = 0; i < sites; ++i) sites_[i].index = static_cast<std::uint32_t>(i);
+  for (std::size_t i = 0; i < sites; ++i) {
+    sites_[i].index = static_cast<std::uint32_t>(i);
+    sites_[i].expected = calls_per_site;
+  }
+}
+
+std::uint64_t Probe::expected_total() const {
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < site_count_; ++i) total += sites_[i].expected;
+  return total;
 }
 
 Probe::Site* Probe::site_for(void* user_data) noexcept {
@@ -46,11 +54,11 @@ void Probe::on_call(Site& site, int status) noexcept {
   std::uint64_t launch = site.calls.fetch_add(1, std::memory_order_relaxed) + 1;
   std::uint64_t seq = total_.fetch_add(1, std::memory_order_relaxed);
   if (seq < record_limit_) records_[seq] = Call{site.index, launch, thread_token()};
-  if (status != 0)
+  if (status != expected_status_)
     guarded_invoke(static_cast<std::int64_t>(launch), HOSTCB_HERE, [&] {
       report_failure(__FILE__, __LINE__,
-                     str("stream callback for host function #", site.index, " received error status ", status,
-                         " instead of success"));
+                     str("stream callback for host function #", site.index, " received status ", status,
+                         "; expected ", expected_status_, expected_status_ == 0 ? " (success)" : ""));
     });
   if (site.action)
     guarded_invoke(static_cast<std::int64_t>(launch), site.action_site, [&] { site.action(launch); });
@@ -77,13 +85,13 @@ std::vector<std::string> Probe::verify() const {
   std::vector<std::string> problems;
   for (std::size_t i = 0; i < site_count_; ++i) {
     std::uint64_t calls = site_calls(i);
-    if (calls != calls_per_site_)
+    if (calls != sites_[i].expected)
       problems.push_back(str("host function #", i, " was called ", calls, " times; expected exactly ",
-                             calls_per_site_));
+                             sites_[i].expected));
   }
   if (total_calls() != expected_total())
     problems.push_back(str("host functions were called ", total_calls(), " times in all; expected exactly ",
-                           expected_total(), " (", site_count_, " x ", calls_per_site_, ")"));
+                           expected_total()));
   if (std::uint64_t strays = stray_calls())
     problems.push_back(str(strays, " call(s) carried a userData that is no host function of this scenario (first: ",
                            reinterpret_cast<void*>(first_stray_.load()), ")"));

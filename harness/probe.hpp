@@ -46,11 +46,15 @@ class Probe {
   }
   // Each round of calls must visit the sites in index order (a chain in one stream).
   void expect_in_order() { expect_in_order_ = true; }
+  // A site expected to be called another number of times than the rest (e.g. never).
+  void expect_calls(std::size_t site, std::uint64_t calls) { sites_[site].expected = calls; }
+  // The status stream callbacks must receive (default 0, success).
+  void expect_callback_status(int status) { expected_status_ = status; }
 
   std::uint64_t total_calls() const { return total_.load(std::memory_order_acquire); }
   std::uint64_t site_calls(std::size_t site) const { return sites_[site].calls.load(std::memory_order_acquire); }
   std::uint64_t stray_calls() const { return stray_.load(std::memory_order_acquire); }
-  std::uint64_t expected_total() const { return calls_per_site_ * site_count_; }
+  std::uint64_t expected_total() const;
 
   // Every way the calls differ from what was expected; empty when exact. Read only once
   // the device is idle.
@@ -68,6 +72,7 @@ class Probe {
   struct Site {
     std::uint32_t index = 0;
     std::atomic<std::uint64_t> calls{0};
+    std::uint64_t expected = 0;
     Action action;
     SourceLocation action_site{__FILE__, __LINE__};
   };
@@ -76,13 +81,13 @@ class Probe {
 
   std::size_t site_count_;
   std::unique_ptr<Site[]> sites_;  // stable addresses: they are the userData
-  std::uint64_t calls_per_site_;
   std::size_t record_limit_;
   std::unique_ptr<Call[]> records_;
   std::atomic<std::uint64_t> total_{0};
   std::atomic<std::uint64_t> stray_{0};
   std::atomic<std::uintptr_t> first_stray_{0};
   bool expect_in_order_ = false;
+  int expected_status_ = 0;
 };
 
 }  // namespace hostcb

@@ -45,38 +45,71 @@ static void check_overrides(const std::vector<Family>& families, const std::vect
   }
 }
 
+Scenario Registry::make_scenario(const Family& family, Params params) const {
+  Scenario scenario{scenario_id(family.name, params), &family, std::move(params), {}, std::nullopt};
+  if (family.excluded)
+    if (auto reason = family.excluded(scenario.params)) scenario.excluded_reason = *reason;
+  if (family.control) scenario.control = family.control(scenario.params);
+  return scenario;
+}
+
 std::vector<Scenario> Registry::plan(const Selection& selection) const {
   Filter filter = Filter::parse(selection.filter);
   check_overrides(families_, selection.overrides);
+  const bool controls_wanted = selection.include_controls || selection.only_controls;
 
   std::vector<Scenario> planned;
   std::vector<bool> pattern_used(filter.positive().size(), false);
   std::vector<bool> pattern_hit_control(filter.positive().size(), false);
   for (const auto& family : families_) {
     for (auto& params : expand(overridden_axes(family, selection.overrides))) {
-      std::string id = scenario_id(family.name, params);
+      Scenario scenario = make_scenario(family, std::move(params));
+      const bool control = scenario.control.has_value();
+      const bool wanted = control ? controls_wanted : !selection.only_controls;
       // A positive pattern counts as used when it names a scenario, even if a negative
       // pattern then removes it: "matches no scenario" is kept for typos.
       for (std::size_t p = 0; p < filter.positive().size(); ++p) {
-        if (!glob_match(filter.positive()[p], id)) continue;
-        (family.control && !selection.include_controls ? pattern_hit_control : pattern_used)[p] = true;
+        if (!glob_match(filter.positive()[p], scenario.id)) continue;
+        (wanted ? pattern_used : pattern_hit_control)[p] = true;
       }
-      if (!filter.matches(id) || (family.control && !selection.include_controls)) continue;
-      Scenario scenario{id, &family, params, {}};
-      if (family.excluded)
-        if (auto reason = family.excluded(params)) scenario.excluded_reason = *reason;
-      planned.push_back(std::move(scenario));
+      if (wanted && filter.matches(scenario.id)) planned.push_back(std::move(scenario));
     }
   }
   for (std::size_t p = 0; p < filter.positive().size(); ++p) {
     if (pattern_used[p]) continue;
     const std::string& pattern = filter.positive()[p];
-    if (pattern_hit_control[p])
+    if (pattern_hit_control[p] && !controls_wanted)
       throw UsageError(str("filter pattern '", pattern, "' matches only known-bad controls; add --controls"));
     throw UsageError(str("filter pattern '", pattern, "' matches no scenario (see `hostcb list`)"));
   }
   if (planned.empty()) throw UsageError(str("filter '", selection.filter, "' selects no scenario"));
   return planned;
+}
+
+Scenario Registry::resolve(const std::string& id) const {
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    std::size_t slash = id.find('/', start);
+    parts.push_back(id.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  for (const auto& family : families_) {
+    if (family.name != parts[0]) continue;
+    if (parts.size() != family.axes.size() + 1)
+      throw UsageError(str("scenario id '", id, "' does not give the ", family.axes.size(), " axes of ", family.name));
+    Params params;
+    for (std::size_t a = 0; a < family.axes.size(); ++a) {
+      const std::string& part = parts[a + 1];
+      std::size_t eq = part.find('=');
+      if (eq == std::string::npos || part.substr(0, eq) != family.axes[a].name)
+        throw UsageError(str("scenario id '", id, "': expected axis '", family.axes[a].name, "' in place ", a + 1));
+      family.axes[a].check_value(part.substr(eq + 1));
+      params.add(family.axes[a].name, part.substr(eq + 1));
+    }
+    return make_scenario(family, std::move(params));
+  }
+  throw UsageError(str("scenario id '", id, "' names no family"));
 }
 
 }  // namespace hostcb

@@ -12,6 +12,7 @@ struct Selection {
   std::string filter = "*";
   std::vector<AxisOverride> overrides;
   bool include_controls = false;  // known-bad controls are never in the default matrix
+  bool only_controls = false;     // self-test: the controls and nothing else
 };
 
 class Registry {
@@ -24,7 +25,12 @@ class Registry {
   // on an unknown axis, a bad value, or a filter pattern that matches nothing.
   std::vector<Scenario> plan(const Selection& selection) const;
 
+  // The scenario an id names, axis overrides included (a worker gets ids, not options).
+  // Throws UsageError for an unknown family, a wrong axis or a bad value.
+  Scenario resolve(const std::string& id) const;
+
  private:
+  Scenario make_scenario(const Family& family, Params params) const;
   std::vector<Family> families_;
 };
 

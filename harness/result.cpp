@@ -4,6 +4,13 @@
 
 namespace hostcb {
 
+std::string ExpectedVerdict::describe() const {
+  std::string text;
+  for (std::size_t i = 0; i < any_of.size(); ++i) text += (i ? " or " : "") + std::string(status_name(any_of[i]));
+  if (!mentions.empty()) text += " mentioning '" + mentions + "'";
+  return text;
+}
+
 const char* status_name(Status status) {
   switch (status) {
     case Status::passed: return "passed";

@@ -8,17 +8,9 @@
 #include "axes.hpp"
 #include "environment.hpp"
 #include "failure_channel.hpp"
+#include "status.hpp"
 
 namespace hostcb {
-
-// Four results, never folded together.
-enum class Status {
-  passed,   // every expectation held
-  failed,   // an expectation did not hold (wrong count, a failure from a callback, ...)
-  error,    // the scenario could not run: a CUDA call failed, a crash, a timeout
-  skipped,  // not run, with the reason: no device, excluded combination, ...
-};
-const char* status_name(Status status);
 
 struct Result {
   std::string id;

@@ -27,21 +27,30 @@ std::string Runner::prepare_device() {
   return device_error_;
 }
 
+std::optional<Result> result_without_running(const Scenario& scenario, const Environment& env) {
+  std::string reason;
+  if (!scenario.excluded_reason.empty())
+    reason = "excluded: " + scenario.excluded_reason;
+  else if (scenario.family->needs_gpu && !env.gpu_usable)
+    reason = env.gpu_unusable_reason;
+  else
+    return std::nullopt;
+  Result result;
+  result.id = scenario.id;
+  result.family = scenario.family->name;
+  result.params = scenario.params;
+  result.status = Status::skipped;
+  result.reason = reason;
+  return result;
+}
+
 Result Runner::run(const Scenario& scenario) {
+  if (auto decided = result_without_running(scenario, env_)) return *decided;
   Result result;
   result.id = scenario.id;
   result.family = scenario.family->name;
   result.params = scenario.params;
   const Family& family = *scenario.family;
-
-  if (!scenario.excluded_reason.empty()) {
-    result.reason = "excluded: " + scenario.excluded_reason;
-    return result;  // skipped
-  }
-  if (family.needs_gpu && !env_.gpu_usable) {
-    result.reason = env_.gpu_unusable_reason;
-    return result;
-  }
   if (family.needs_gpu) {
     std::string problem = prepare_device();
     if (!problem.empty()) {
@@ -70,9 +79,11 @@ Result Runner::run(const Scenario& scenario) {
   // Late calls count too: let every callback the body enqueued finish before judging.
   if (family.needs_gpu) {
     cudaError_t idle = cudaDeviceSynchronize();
-    if (idle != cudaSuccess && error.empty())
-      error = str("cudaDeviceSynchronize() after the scenario failed: ", runtime_error_name(idle), " (",
-                  static_cast<int>(idle), ")");
+    std::string why = str(runtime_error_name(idle), " (", static_cast<int>(idle), ")");
+    if (idle != cudaSuccess && family.fresh_process)
+      result.properties.push_back({"context_error_after", why});  // broken on purpose; own process
+    else if (idle != cudaSuccess && error.empty())
+      error = "cudaDeviceSynchronize() after the scenario failed: " + why;
   }
   active.runner_launch = -1;
   if (Probe* probe = run.probe()) {

@@ -3,6 +3,7 @@
 // stream the results back.
 #pragma once
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "environment.hpp"
@@ -28,6 +29,10 @@ class Runner {
   bool device_ready_ = false;
   std::string device_error_;
 };
+
+// The result of a scenario that is decided without running it (excluded, or needs a GPU
+// that is not there); nullopt when it must run.
+std::optional<Result> result_without_running(const Scenario& scenario, const Environment& env);
 
 // The verdict from what a scenario left behind: an error outranks failures, failures
 // outrank a pass; a scenario that checked nothing is an error, never a pass.

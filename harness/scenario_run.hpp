@@ -34,8 +34,9 @@ class ScenarioRun {
   Probe& make_probe(std::size_t sites, std::uint64_t calls_per_site);
   Probe* probe() const { return probe_.get(); }
 
-  // The launch the body is working on: failures it reports carry this number.
-  void set_launch(std::int64_t launch) { active_.runner_launch.store(launch, std::memory_order_relaxed); }
+  // The launch the body is working on, of how many: failures it reports carry the
+  // number, and a crash or timeout report says where the scenario was.
+  void set_launch(std::int64_t launch, std::int64_t launches);
   void set_property(std::string key, std::string value) { properties_.emplace_back(std::move(key), std::move(value)); }
   const std::vector<std::pair<std::string, std::string>>& properties() const { return properties_; }
 

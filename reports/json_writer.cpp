@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "result_json.hpp"
+
 namespace hostcb {
 
 namespace {
@@ -27,30 +29,12 @@ nlohmann::ordered_json environment_json(const Environment& env) {
           {"gpu_unusable_reason", env.gpu_unusable_reason}};
 }
 
-nlohmann::ordered_json result_json(const Result& r) {
-  nlohmann::ordered_json params = nlohmann::ordered_json::object();
-  for (const auto& [axis, value] : r.params.items()) params[axis] = value;
-  nlohmann::ordered_json failures = nlohmann::ordered_json::array();
-  for (const auto& f : r.failures)
-    failures.push_back({{"launch", f.launch},
-                        {"thread", f.thread},
-                        {"file", f.file},
-                        {"line", f.line},
-                        {"message", f.message}});
-  nlohmann::ordered_json properties = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : r.properties) properties[name] = value;
-  return {{"id", r.id},         {"family", r.family},       {"params", params},
-          {"status", status_name(r.status)},                {"reason", r.reason},
-          {"seconds", r.seconds}, {"failures", failures},   {"failures_dropped", r.failures_dropped},
-          {"properties", properties}};
-}
-
 }  // namespace
 
 std::string results_json(const RunReport& report) {
   Counts counts = count_results(report.results);
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
-  for (const auto& r : report.results) results.push_back(result_json(r));
+  for (const auto& r : report.results) results.push_back(result_to_json(r));
   nlohmann::ordered_json doc = {
       {"format", "hostcb-results"},
       {"format_version", kResultsFormatVersion},

@@ -96,7 +96,7 @@ TEST_CASE("filters that match nothing are usage errors with a hint for controls"
   Registry registry;
   registry.add(toy_family("f", {}));
   Family control = toy_family("bad", {});
-  control.control = true;
+  control.control = [](const Params&) { return std::optional<ExpectedVerdict>(ExpectedVerdict{{Status::failed}, ""}); };
   registry.add(control);
 
   Selection selection;
@@ -128,16 +128,35 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   for (const auto& s : plan) {
     ids.insert(s.id);
     ++per_family[s.family->name];
-    CHECK_FALSE(s.family->control);
+    CHECK_FALSE(s.control.has_value());
   }
   CHECK(ids.size() == plan.size());
-  CHECK(per_family["replay"] == 2 * 4 * 4 * 2);
+  CHECK(per_family["replay"] == 2 * 3 * 4 * 4 * 2 - 2 * 4 * 3 * 2);  // less oneshot with 2+ replays
+  CHECK(per_family["callback_fault"] == 2);                          // calls_cuda only
   CHECK(per_family["stream_callback"] == 2 * 3);
   CHECK(per_family["capture_contract"] == 2 * 3);
-  CHECK(per_family.count("injected") == 0);
-  CHECK(ids.count("replay/api=driver/build=capture_global/replays=5/sync=each") == 1);
+  CHECK(per_family["device_fault"] == 2 * 2 * 2);
+  CHECK(ids.count("replay/api=driver/forward=direct/build=capture_global/replays=5/sync=each") == 1);
+  CHECK(ids.count("replay/api=driver/forward=oneshot/build=capture_global/replays=1/sync=each") == 1);
+  CHECK(ids.count("replay/api=driver/forward=oneshot/build=capture_global/replays=2/sync=each") == 0);
 
-  Selection with_controls;
-  with_controls.include_controls = true;
-  CHECK(registry.plan(with_controls).size() == plan.size() + 4);
+  Selection only;
+  only.only_controls = true;
+  auto controls = registry.plan(only);
+  CHECK(controls.size() == 2 * 4 * 3 * 2 + 2 * 7);
+  for (const auto& s : controls) CHECK(s.control.has_value());
+}
+
+TEST_CASE("resolve turns any valid id back into its scenario", "[registry]") {
+  Registry registry;
+  cases::register_all_cases(registry);
+  Scenario s = registry.resolve("replay/api=runtime/forward=oneshot/build=node/replays=7/sync=end");
+  CHECK(s.family->name == "replay");
+  CHECK(s.params.get_count("replays") == 7);  // not a default value: overrides travel in the id
+  CHECK(s.control.has_value());
+  CHECK(registry.resolve("device_fault/api=driver/fault=trap/then=host_func").family->fresh_process);
+  for (const char* bad : {"nosuch/x=1", "replay/api=runtime", "replay/forward=direct/api=runtime/build=node/replays=1/sync=end",
+                          "replay/api=cuda/forward=direct/build=node/replays=1/sync=end",
+                          "replay/api=runtime/forward=direct/build=node/replays=0/sync=end"})
+    CHECK_THROWS_AS(registry.resolve(bad), UsageError);
 }

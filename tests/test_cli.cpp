@@ -37,19 +37,20 @@ std::size_t lines(const std::string& text) {
 TEST_CASE("list prints every scenario id, one per line", "[cli]") {
   CliResult r = cli({"list"});
   CHECK(r.code == kExitPassed);
-  CHECK(lines(r.out) == 64 + 6 + 6);
-  CHECK(contains(r.out, "replay/api=driver/build=capture_global/replays=5/sync=each\n"));
+  CHECK(lines(r.out) == 144 + 2 + 6 + 6 + 8);
+  CHECK(contains(r.out, "replay/api=driver/forward=direct/build=capture_global/replays=5/sync=each\n"));
   CHECK(contains(r.out, "capture_contract/api=runtime/mode=relaxed\n"));
-  CHECK_FALSE(contains(r.out, "injected/"));
+  CHECK_FALSE(contains(r.out, "fault=crashes"));
 }
 
 TEST_CASE("list honours filters and axis overrides and controls", "[cli]") {
-  CHECK(lines(cli({"list", "--filter", "replay/*-*api=driver*"}).out) == 32);
-  CHECK(lines(cli({"list", "--filter", "replay/*", "--axis", "replays=7"}).out) == 16);
+  CHECK(lines(cli({"list", "--filter", "replay/*-*api=driver*"}).out) == 72);
+  CHECK(lines(cli({"list", "--filter", "replay/*forward=direct*", "--axis", "replays=7"}).out) == 16);
   CHECK(contains(cli({"list", "--axis", "replays=7"}).out, "replays=7/sync=end\n"));
-  CliResult controls = cli({"list", "--controls", "--filter", "injected/*"});
+  CliResult controls = cli({"list", "--controls", "--filter", "callback_fault/*"});
   CHECK(controls.code == kExitPassed);
-  CHECK(lines(controls.out) == 4);
+  CHECK(lines(controls.out) == 16);
+  CHECK(contains(controls.out, "fault=blocks\t(known-bad control: must end error mentioning 'timed out at launch 2 of 3')"));
 }
 
 TEST_CASE("list in json describes families and axes and scenarios", "[cli]") {
@@ -67,7 +68,9 @@ TEST_CASE("bad input is a one-line error and exit code 2", "[cli]") {
            {"list", "--axis", "replays"},
            {"run", "--filter", "nosuch/*"},
            {"run", "--filter", "replay/*::x"},
-           {"list", "--filter", "injected/*"},
+           {"list", "--filter", "callback_fault/*fault=crashes"},
+           {"run", "--isolate", "threads"},
+           {"run", "--timeout", "0"},
            {"list", "--format", "xml"},
            {"run", "--device", "-1"},
            {"run", "--junit", "/nonexistent-dir/report.xml"},

@@ -110,7 +110,7 @@ TEST_CASE("a stream callback with an error status is a failure", "[probe]") {
   CHECK(probe.verify().empty());
   auto drained = driver.scenario.channel.drain();
   REQUIRE(drained.kept.size() == 1);
-  CHECK(contains(drained.kept[0].message, "error status 700"));
+  CHECK(contains(drained.kept[0].message, "received status 700; expected 0 (success)"));
 }
 
 TEST_CASE("a call with no armed probe is an orphan event", "[probe]") {

@@ -54,7 +54,7 @@ TEST_CASE("the runner's four results", "[runner]") {
   SECTION("a failed expectation on the launching thread fails, with the launch") {
     Result r = runner.run(cpu_scenario(family, [](ScenarioRun& run) {
       run.make_probe(1, 0);
-      run.set_launch(4);
+      run.set_launch(4, 9);
       HOSTCB_EXPECT(false, "launch 4 saw the wrong count");
     }));
     REQUIRE(r.status == Status::failed);

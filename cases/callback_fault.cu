@@ -1,0 +1,147 @@
+// callback_fault: host functions that misbehave, and wrappers that call them wrongly.
+//
+// One host function in a captured graph, launched 3 times with a sync after each. Every
+// fault except calls_cuda is a known-bad control, with the verdict the harness must reach:
+//   throws, fails_expectation   on launch 2: failed, with the message and [launch 2]
+//   blocks                      sleeps on launch 2: error "timed out at launch 2 of 3"
+//   crashes                     raises SIGSEGV on launch 2: error naming SIGSEGV
+//   skips_every_other           a wrapper calling it on odd calls only: failed (2 of 3)
+//   runs_twice                  a wrapper calling it twice per launch: failed (6 of 3)
+//   wrong_user_data             a wrapper passing another pointer: failed (stray calls)
+// calls_cuda is an ordinary contract scenario: a host function calling CUDA (a stream
+// query) must get cudaErrorNotPermitted / CUDA_ERROR_NOT_PERMITTED (800, measured).
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "cases.hpp"
+#include "errors.hpp"
+#include "scenario_run.hpp"
+
+namespace hostcb::cases {
+
+namespace {
+
+constexpr std::int64_t kLaunches = 3;
+constexpr std::int64_t kFaultyLaunch = 2;
+constexpr int kNotPermitted = 800;  // host functions must not call CUDA (cuda-facts.md)
+
+// A wrapper that forwards to the direct API through a trampoline of its own, which
+// `defect` makes call the function wrongly. Records live as long as the layer.
+class DefectiveLayer final : public Forwarder {
+ public:
+  explicit DefectiveLayer(std::string defect) : defect_(std::move(defect)) {}
+  const char* name() const override { return "defective"; }
+  void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) override {
+    api.launch_host_func(stream, &trampoline, make_record(fn, user_data));
+  }
+  cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
+                                HostFn fn, void* user_data) override {
+    return api.add_host_node(graph, deps, &trampoline, make_record(fn, user_data));
+  }
+
+ private:
+  struct Record {
+    HostFn fn;
+    void* user_data;
+    DefectiveLayer* layer;
+    std::atomic<int> calls{0};
+  };
+  Record* make_record(HostFn fn, void* user_data) {
+    records_.push_back(std::make_unique<Record>());
+    Record* r = records_.back().get();
+    r->fn = fn;
+    r->user_data = user_data;
+    r->layer = this;
+    return r;
+  }
+  static void trampoline(void* opaque) {
+    auto* r = static_cast<Record*>(opaque);
+    int call = r->calls.fetch_add(1);
+    const std::string& defect = r->layer->defect_;
+    if (defect == "skips_every_other") {
+      if (call % 2 == 0) r->fn(r->user_data);
+    } else if (defect == "runs_twice") {
+      r->fn(r->user_data);
+      r->fn(r->user_data);
+    } else if (defect == "wrong_user_data") {
+      r->fn(static_cast<char*>(r->user_data) + 1);
+    } else {
+      r->fn(r->user_data);
+    }
+  }
+  std::string defect_;
+  std::vector<std::unique_ptr<Record>> records_;
+};
+
+bool is_wrapper_defect(const std::string& fault) {
+  return fault == "skips_every_other" || fault == "runs_twice" || fault == "wrong_user_data";
+}
+
+void callback_fault_body(ScenarioRun& run) {
+  const GraphApi& api = run.api();
+  const std::string fault = run.param("fault");
+  Probe& probe = run.make_probe(1, kLaunches);
+  Stream stream = make_stream();
+  cudaStream_t raw_stream = stream.get();
+  std::atomic<int> query_result{-1};
+
+  probe.set_action(0, HOSTCB_HERE, [&, fault](std::int64_t launch) {
+    if (fault == "calls_cuda" && launch == 1) query_result = api.query_stream(raw_stream).code;
+    if (launch != kFaultyLaunch) return;
+    if (fault == "throws") throw std::runtime_error(str("injected exception on launch ", launch));
+    if (fault == "fails_expectation") HOSTCB_EXPECT(launch != kFaultyLaunch, "injected failed expectation");
+    if (fault == "crashes") raise(SIGSEGV);
+    if (fault == "blocks") std::this_thread::sleep_for(std::chrono::hours(1));
+  });
+
+  DefectiveLayer defective(fault);
+  Forwarder& layer = is_wrapper_defect(fault) ? static_cast<Forwarder&>(defective) : run.forward();
+  Graph graph = capture_graph(api, raw_stream, CaptureMode::global,
+                              [&] { layer.launch_host_func(api, raw_stream, Probe::host_fn(), probe.user_data(0)); });
+  GraphExec exec = api.instantiate(graph.get());
+  for (std::int64_t launch = 1; launch <= kLaunches; ++launch) {
+    run.set_launch(launch, kLaunches);
+    api.launch(exec.get(), raw_stream);
+    api.synchronize(raw_stream);
+  }
+  if (fault == "calls_cuda")
+    HOSTCB_EXPECT(query_result == kNotPermitted,
+                  str("a stream query inside a host function returned ", api.error_name(query_result), " (",
+                      query_result.load(), "); expected ", api.error_name(kNotPermitted), " (", kNotPermitted, ")"));
+}
+
+std::optional<ExpectedVerdict> verdict_for(const Params& p) {
+  const std::string& fault = p.get("fault");
+  if (fault == "throws") return ExpectedVerdict{{Status::failed}, "injected exception on launch 2"};
+  if (fault == "fails_expectation") return ExpectedVerdict{{Status::failed}, "injected failed expectation"};
+  if (fault == "blocks") return ExpectedVerdict{{Status::error}, "timed out at launch 2 of 3"};
+  if (fault == "crashes") return ExpectedVerdict{{Status::error}, "SIGSEGV"};
+  if (fault == "skips_every_other") return ExpectedVerdict{{Status::failed}, "called 2 times; expected exactly 3"};
+  if (fault == "runs_twice") return ExpectedVerdict{{Status::failed}, "called 6 times; expected exactly 3"};
+  if (fault == "wrong_user_data") return ExpectedVerdict{{Status::failed}, "userData that is no host function"};
+  return std::nullopt;  // calls_cuda: an ordinary scenario
+}
+
+}  // namespace
+
+Family callback_fault_family() {
+  Family family;
+  family.name = "callback_fault";
+  family.summary = "host functions that throw, block, crash, call CUDA, or are called wrongly by their wrapper";
+  family.axes = {
+      Axis::choice("api", {"driver", "runtime"}),
+      Axis::choice("fault", {"throws", "fails_expectation", "calls_cuda", "blocks", "crashes", "skips_every_other",
+                             "runs_twice", "wrong_user_data"}),
+  };
+  family.body = callback_fault_body;
+  family.control = verdict_for;
+  family.timeout_s = 5;  // `blocks` must time out quickly; the others take milliseconds
+  return family;
+}
+
+}  // namespace hostcb::cases

@@ -1,0 +1,69 @@
+#include "stub_cases.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include "scenario_run.hpp"
+#include "worker_process.hpp"
+
+namespace hostcb::stub {
+
+namespace {
+
+void behave(ScenarioRun& run, const std::string& how) {
+  Probe& probe = run.make_probe(1, 1);
+  run.set_launch(1, 5);
+  if (how == "crash") {
+    run.set_launch(2, 5);
+    std::fprintf(stderr, "stub: about to crash\n");
+    std::fflush(stderr);
+    raise(SIGSEGV);
+  }
+  if (how == "abort") std::abort();
+  if (how == "exit") std::_Exit(3);
+  if (how == "hang") {
+    run.set_launch(3, 5);
+    std::this_thread::sleep_for(std::chrono::hours(1));
+  }
+  if (how == "garbage") {
+    const char text[] = "this is not an event\n";
+    ssize_t ignored = ::write(kWorkerEventsFd, text, sizeof text - 1);
+    (void)ignored;
+  }
+  if (how == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  if (how == "fail") HOSTCB_EXPECT(how != "fail", "the stub failed on purpose");
+  Probe::entry(probe.user_data(0));  // the one "callback"
+}
+
+}  // namespace
+
+void register_stub_cases(Registry& registry) {
+  Family stub;
+  stub.name = "stub";
+  stub.needs_gpu = false;
+  stub.axes = {Axis::choice("behave", {"pass", "fail", "crash", "abort", "exit", "hang", "garbage", "slow"}),
+               Axis::count("copy", {1}, 100)};
+  stub.body = [](ScenarioRun& run) { behave(run, run.param("behave")); };
+  registry.add(stub);
+
+  Family control;
+  control.name = "stub_control";
+  control.needs_gpu = false;
+  control.axes = {Axis::choice("case", {"caught_fail", "caught_crash", "escapes"})};
+  control.body = [](ScenarioRun& run) {
+    const std::string& c = run.param("case");
+    behave(run, c == "caught_fail" ? "fail" : c == "caught_crash" ? "crash" : "pass");
+  };
+  control.control = [](const Params& p) -> std::optional<ExpectedVerdict> {
+    if (p.get("case") == "caught_crash") return ExpectedVerdict{{Status::error}, "SIGSEGV"};
+    return ExpectedVerdict{{Status::failed}, ""};
+  };
+  registry.add(control);
+}
+
+}  // namespace hostcb::stub

@@ -1,0 +1,15 @@
+// CPU-only scenario families that misbehave on demand, for testing the supervisor without
+// a GPU. hostcb_stub is the real CLI with these families instead of the CUDA ones, so
+// its workers are real worker processes.
+#pragma once
+#include "registry.hpp"
+
+namespace hostcb::stub {
+
+// stub/behave=<how>/copy=<n>: pass, fail, crash (SIGSEGV at launch 2 of 5, after printing
+// to stderr), abort, exit (code 3), hang (at launch 3 of 5), garbage (an unreadable event),
+// slow (passes after 300 ms). `copy` only makes more scenarios of the same behaviour.
+// stub_control/case=<c>: known-bad controls; `escapes` passes although it must fail.
+void register_stub_cases(Registry& registry);
+
+}  // namespace hostcb::stub

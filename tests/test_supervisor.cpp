@@ -1,0 +1,182 @@
+#include <signal.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+
+#include "atomic_file.hpp"
+#include "catch_compat.hpp"
+#include "execution.hpp"
+#include "interrupt.hpp"
+#include "junit_writer.hpp"
+#include "selftest.hpp"
+#include "stub_cases.hpp"
+
+using namespace hostcb;
+
+namespace {
+
+struct Fixture {
+  Registry registry;
+  Environment env;
+  ExecutionOptions options;
+  Fixture() {
+    stub::register_stub_cases(registry);
+    env.gpu_unusable_reason = "no GPU in this test";
+    options.worker_command = {HOSTCB_STUB_EXE, "worker"};
+    options.timeout_s = 10;
+  }
+  std::vector<Scenario> plan(const std::vector<std::string>& ids) {
+    std::vector<Scenario> out;
+    for (const auto& id : ids) out.push_back(registry.resolve(id));
+    return out;
+  }
+  std::vector<Result> run(const std::vector<Scenario>& plan, const ResultCallback& on_result = nullptr) {
+    return execute_plan(plan, env, options, on_result);
+  }
+};
+
+std::string id(const std::string& behave, int copy = 1) {
+  return "stub/behave=" + behave + "/copy=" + std::to_string(copy);
+}
+
+void check_each_once(const std::vector<Scenario>& plan, const std::vector<Result>& results) {
+  REQUIRE(results.size() == plan.size());
+  for (std::size_t i = 0; i < plan.size(); ++i) CHECK(results[i].id == plan[i].id);
+}
+
+}  // namespace
+
+TEST_CASE("a crash mid-run is an error naming the signal, the launch and the worker's last words", "[supervisor]") {
+  Fixture f;
+  auto plan = f.plan({id("pass"), id("crash"), id("pass", 2)});
+  auto results = f.run(plan);
+  check_each_once(plan, results);
+  CHECK(results[0].status == Status::passed);
+  REQUIRE(results[1].status == Status::error);
+  INFO(results[1].reason);
+  CHECK(contains(results[1].reason, "killed by signal SIGSEGV (11) at launch 2 of 5"));
+  CHECK(contains(results[1].reason, "stub: about to crash"));
+  CHECK(results[2].status == Status::passed);  // a new worker took over
+}
+
+TEST_CASE("a hang past the time limit is killed and reported with its launch, then the run goes on", "[supervisor]") {
+  Fixture f;
+  f.options.timeout_s = 0.5;
+  auto plan = f.plan({id("hang"), id("pass")});
+  auto start = std::chrono::steady_clock::now();
+  auto results = f.run(plan);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  check_each_once(plan, results);
+  REQUIRE(results[0].status == Status::error);
+  CHECK(contains(results[0].reason, "timed out at launch 3 of 5 after 0.5 s"));
+  CHECK(results[1].status == Status::passed);
+  CHECK(took < 5);
+}
+
+TEST_CASE("abnormal exits and unreadable events are errors of the scenario in hand", "[supervisor]") {
+  Fixture f;
+  auto plan = f.plan({id("exit"), id("abort"), id("garbage"), id("fail"), id("pass")});
+  auto results = f.run(plan);
+  check_each_once(plan, results);
+  CHECK(results[0].status == Status::error);
+  CHECK(contains(results[0].reason, "exited with code 3 at launch 1 of 5"));
+  CHECK(results[1].status == Status::error);
+  CHECK(contains(results[1].reason, "SIGABRT"));
+  CHECK(results[2].status == Status::error);
+  CHECK(contains(results[2].reason, "unreadable event"));
+  CHECK(contains(results[2].reason, "this is not an event"));
+  CHECK(results[3].status == Status::failed);  // an ordinary failure travels back intact
+  CHECK(contains(results[3].failures.at(0).message, "the stub failed on purpose"));
+  CHECK(results[4].status == Status::passed);
+}
+
+TEST_CASE("isolate scenario gives every scenario its own worker", "[supervisor]") {
+  Fixture f;
+  f.options.isolation = Isolation::scenario;
+  auto plan = f.plan({id("pass"), id("crash"), id("fail"), id("pass", 2)});
+  auto results = f.run(plan);
+  check_each_once(plan, results);
+  CHECK(results[0].status == Status::passed);
+  CHECK(results[1].status == Status::error);
+  CHECK(results[2].status == Status::failed);
+  CHECK(results[3].status == Status::passed);
+}
+
+TEST_CASE("isolate none runs in this process", "[supervisor]") {
+  Fixture f;
+  f.options.isolation = Isolation::none;
+  f.options.worker_command = {"/nonexistent"};  // never used
+  auto plan = f.plan({id("pass"), id("fail")});
+  auto results = f.run(plan);
+  CHECK(results[0].status == Status::passed);
+  CHECK(results[1].status == Status::failed);
+}
+
+TEST_CASE("a worker that cannot start makes errors, not a crash", "[supervisor]") {
+  Fixture f;
+  f.options.worker_command = {"/nonexistent/hostcb", "worker"};
+  auto plan = f.plan({id("pass"), id("pass", 2)});
+  auto results = f.run(plan);
+  check_each_once(plan, results);
+  for (const auto& r : results) CHECK(r.status == Status::error);
+}
+
+TEST_CASE("an interrupt stops the worker and skips what did not run", "[supervisor]") {
+  Fixture f;
+  std::vector<std::string> ids;
+  for (int copy = 1; copy <= 6; ++copy) ids.push_back(id("slow", copy));
+  auto plan = f.plan(ids);
+  clear_interrupt();
+  auto results = f.run(plan, [](const Result&, std::size_t index) {
+    if (index == 0) request_interrupt(SIGINT);
+  });
+  int signal_seen = interrupt_signal();
+  clear_interrupt();
+  check_each_once(plan, results);
+  CHECK(signal_seen == SIGINT);
+  CHECK(results[0].status == Status::passed);
+  for (std::size_t i = 1; i < results.size(); ++i) {
+    CHECK(results[i].status == Status::skipped);
+    CHECK(results[i].reason == "interrupted by SIGINT");
+  }
+}
+
+#if HOSTCB_HAVE_XMLLINT
+TEST_CASE("whatever the workers did, the JUnit report lists each scenario once and validates", "[supervisor]") {
+  Fixture f;
+  f.options.timeout_s = 0.5;
+  auto plan = f.plan({id("pass"), id("crash"), id("hang"), id("exit"), id("garbage"), id("fail"), id("pass", 2)});
+  RunReport report;
+  report.started_utc = "2026-11-30T00:00:00Z";
+  report.environment = f.env;
+  report.environment.hostname = "host";
+  report.results = f.run(plan);
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/supervisor.xml";
+  write_file_atomically(path, junit_xml(report));
+  std::string command = std::string(HOSTCB_XMLLINT) + " --noout --schema " + HOSTCB_JUNIT_XSD + " " + path;
+  CHECK(std::system(command.c_str()) == 0);
+  std::ifstream in(path);
+  std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& s : plan) {
+    std::string name = "name=\"" + s.id.substr(s.id.find('/') + 1) + "\"";
+    CHECK(xml.find(name) != std::string::npos);
+    CHECK(xml.find(name) == xml.rfind(name));
+  }
+}
+#endif
+
+TEST_CASE("the self-test judges controls: caught ones pass, one that escapes is reported", "[supervisor][selftest]") {
+  Fixture f;
+  Selection only;
+  only.only_controls = true;
+  auto plan = f.registry.plan(only);
+  REQUIRE(plan.size() == 3);
+  auto outcomes = judge_controls(plan, f.run(plan));
+  REQUIRE(outcomes.size() == 3);
+  CHECK(outcomes[0].caught);   // caught_fail
+  CHECK(outcomes[1].caught);   // caught_crash
+  CHECK_FALSE(outcomes[2].caught);  // escapes: passed although it must fail
+  CHECK(contains(controls_table(outcomes), "stub_control/case=escapes"));
+  CHECK(contains(outcomes[2].observed, "passed"));
+}
