@@ -78,28 +78,45 @@ class OutputTail {
     if (partial_.size() > 4096) partial_.erase(0, partial_.size() - 4096);
   }
   void clear() {
+    first_.clear();
     lines_.clear();
+    skipped_ = 0;
     headlines_.clear();
   }
   std::string describe() {
     if (!partial_.empty()) add(std::exchange(partial_, ""));
     std::string text;
     for (const auto& h : headlines_) text += "sanitizer: " + h + "\n";
-    if (!lines_.empty()) text += "last lines the worker wrote:\n";
+    if (!first_.empty()) text += "what the worker wrote:\n";
+    for (const auto& line : first_) text += "  " + line + "\n";
+    if (skipped_) text += str("  ... (", skipped_, " lines)\n");
     for (const auto& line : lines_) text += "  " + line + "\n";
     return text;
   }
 
  private:
+  // The first lines say what the scenario was doing; the last ones how it ended (a
+  // sanitizer report can be long).
+  static constexpr std::size_t kFirst = 10, kLast = 20;
   void add(std::string line) {
+    line = line.substr(0, 300);
     bool headline = line.find("ERROR: AddressSanitizer") != std::string::npos ||
                     line.find("ERROR: LeakSanitizer") != std::string::npos ||
                     line.find("runtime error:") != std::string::npos;
-    if (headline && headlines_.size() < 4) headlines_.push_back(line.substr(0, 300));
-    lines_.push_back(line.substr(0, 300));
-    if (lines_.size() > 20) lines_.pop_front();
+    if (headline && headlines_.size() < 4) headlines_.push_back(line);
+    if (first_.size() < kFirst) {
+      first_.push_back(std::move(line));
+      return;
+    }
+    lines_.push_back(std::move(line));
+    if (lines_.size() > kLast) {
+      lines_.pop_front();
+      ++skipped_;
+    }
   }
+  std::vector<std::string> first_;
   std::deque<std::string> lines_;
+  std::size_t skipped_ = 0;
   std::vector<std::string> headlines_;
   std::string partial_;
 };

@@ -1,26 +1,67 @@
 #!/usr/bin/env bash
-# What maintainers run on a GPU machine before calling a GPU feature done: build natively,
-# run every test (scenarios included), the full matrix, the known-bad controls (which must
-# fail, with their messages and launch numbers) and the harness-overhead measurement.
-# Logs and reports go to the folder given (default gpu-verify/). Needs no network.
+# What maintainers run on a GPU machine before calling a GPU feature done. Builds natively
+# and records, in the folder given (default gpu-verify/):
+#   ctest.log      every test, the per-scenario ones included
+#   matrix.*       the default matrix (console log, JUnit, JSON) and its wall time
+#   middle.xml     the same matrix with a crashing and a hanging control in the middle
+#   selftest.log   every known-bad control and whether it was caught
+#   overhead.log   the harness's cost per launch against a bare host function
+#   sanitize.log   the default matrix under compute-sanitizer memcheck (device faults left out)
+#   asan.log       with HOSTCB_ASAN=1: an ASan+UBSan build, the oneshot control under it
+# Needs no network. Set HOSTCB_CMAKE_ARGS for extra configure arguments.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-gpu-verify}"
 mkdir -p "$out"
 build="${HOSTCB_BUILD_DIR:-build-gpu}"
+hostcb="$build/hostcb"
+summary="$out/summary.log"
+note() { echo "$*" | tee -a "$summary"; }
+seconds() { local start=$(date +%s.%N); "$@"; local rc=$?; echo "$rc $(echo "$(date +%s.%N) - $start" | bc)"; }
 
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/build.log"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
+if [ "${HOSTCB_ASAN:-0}" = 1 ]; then
+  cmake --preset asan -DHOSTCB_REQUIRE_XMLLINT=OFF ${HOSTCB_CMAKE_ARGS:-} >"$out/asan.log" 2>&1 &&
+    cmake --build --preset asan -j 8 >>"$out/asan.log" 2>&1 &
+  asan_build=$!
+fi
 { cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${HOSTCB_CMAKE_ARGS:-} &&
-  cmake --build "$build" -j "$(nproc)"; } >>"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+  cmake --build "$build" -j 8; } >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 
 ctest --test-dir "$build" --output-on-failure -j 8 >"$out/ctest.log" 2>&1
-echo "ctest exit $?: $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
+note "ctest exit $?: $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
 
-"$build/hostcb" run --junit "$out/matrix.xml" --json "$out/matrix.json" >"$out/matrix.log" 2>&1
-echo "matrix exit $?: $(tail -n 4 "$out/matrix.log" | head -n 1)"
+read rc wall < <(seconds "$hostcb" run --junit "$out/matrix.xml" --json "$out/matrix.json" >"$out/matrix.log" 2>&1)
+note "default matrix: exit $rc, wall ${wall} s: $(grep -E '^[0-9]+ scenarios' "$out/matrix.log")"
 
-"$build/hostcb" run --controls --filter 'injected/*' --junit "$out/controls.xml" >"$out/controls.log" 2>&1
-echo "controls exit $? (1 expected: every control must fail):"
-cat "$out/controls.log"
+# The default matrix again, with a crashing and a hanging control placed in the middle
+# (callback_fault runs right after replay).
+middle='replay/*:callback_fault/*fault=calls_cuda:callback_fault/api=runtime/fault=crashes:callback_fault/api=runtime/fault=blocks:stream_callback/*:capture_contract/*:device_fault/*'
+middle+='-*forward=oneshot*replays=2/*:*forward=oneshot*replays=5/*:*forward=oneshot*replays=100/*'
+read rc wall < <(seconds "$hostcb" run --controls --filter "$middle" --junit "$out/middle.xml" >"$out/middle.log" 2>&1)
+note "matrix with a crash and a hang in the middle: exit $rc, wall ${wall} s: $(grep -E '^[0-9]+ scenarios' "$out/middle.log")"
+grep -E "ERROR|FAILED" "$out/middle.log" | head -4 | tee -a "$summary"
+note "  testcases in middle.xml: $(grep -c '<testcase' "$out/middle.xml"), listed: $("$hostcb" list --controls --filter "$middle" | wc -l)"
 
-"$build/hostcb" overhead --launches "${HOSTCB_OVERHEAD_LAUNCHES:-20000}" --rounds 9 2>&1 | tee "$out/overhead.log"
+"$hostcb" self-test >"$out/selftest.log" 2>&1
+note "self-test exit $?: $(tail -n 1 "$out/selftest.log")"
+
+"$hostcb" overhead --launches "${HOSTCB_OVERHEAD_LAUNCHES:-20000}" --rounds 9 >"$out/overhead.log" 2>&1
+cat "$out/overhead.log" | tee -a "$summary"
+
+if [ "${HOSTCB_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  compute-sanitizer --tool memcheck --target-processes all "$hostcb" run --filter '-device_fault/*' >"$out/sanitize.log" 2>&1
+  note "compute-sanitizer memcheck exit $?: $(grep -E '^[0-9]+ scenarios' "$out/sanitize.log")"
+  grep -h "ERROR SUMMARY" "$out/sanitize.log" | sort | uniq -c | tee -a "$summary"
+fi
+
+if [ "${HOSTCB_ASAN:-0}" = 1 ]; then
+  wait "$asan_build" || { note "asan build failed"; tail -20 "$out/asan.log"; exit 1; }
+  export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0
+  build-asan/hostcb run >>"$out/asan.log" 2>&1
+  note "ASan+UBSan build, default matrix: exit $?: $(grep -E '^[0-9]+ scenarios' "$out/asan.log" | tail -1)"
+  build-asan/hostcb run --controls --filter 'replay/api=runtime/forward=oneshot/build=capture_global/replays=2/sync=each' \
+    >>"$out/asan.log" 2>&1
+  note "ASan+UBSan build, oneshot control: exit $?"
+  grep -E "ERROR|sanitizer:|heap-use-after-free|READ of size|freed by thread|#[0-3] " "$out/asan.log" | head -14 | tee -a "$summary"
+fi
