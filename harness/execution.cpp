@@ -29,6 +29,8 @@ Isolation parse_isolation(const std::string& name) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr double kStartupAllowance = 60;  // seconds for a worker to reach a scenario's start
+constexpr double kExitAllowance = 10;     // seconds for a worker to exit after its last result
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -164,16 +166,21 @@ void run_batch(const std::vector<Scenario>& plan, const std::vector<std::size_t>
     };
 
     while ((events_open || output_open) && !killed) {
-      // The scenario in hand (started or next) has its time limit; once all are in,
-      // a worker gets 10 s to exit.
-      double limit = pos < batch.size() ? timeout_of(plan[batch[pos]], options) : 10.0;
+      // A started scenario has its time limit from its start. Before that the worker may
+      // be starting up (creating a CUDA context), which is not the scenario's time; it
+      // gets a startup allowance. Once every result is in, a worker gets 10 s to exit.
+      double limit = pos >= batch.size() ? kExitAllowance
+                     : started           ? timeout_of(plan[batch[pos]], options)
+                                         : std::max(kStartupAllowance, timeout_of(plan[batch[pos]], options));
       double left_ms = (limit - seconds_since(since)) * 1000;
       if (left_ms <= 0) {
-        if (pos < batch.size())
+        if (pos >= batch.size())
+          kill(-worker.pid, SIGKILL);  // every result is in: a worker stuck in teardown just goes
+        else if (started)
           kill_worker(str("timed out ", where_it_was(progress.cell(), static_cast<std::int64_t>(pos - base)), " after ",
                           std::round(limit * 10) / 10, " s"));
         else
-          kill(-worker.pid, SIGKILL);  // every result is in: a worker stuck in teardown just goes
+          kill_worker(str("the worker did not start it within ", limit, " s"));
         break;
       }
       pollfd fds[3] = {{events_open ? worker.events_fd : -1, POLLIN, 0},

@@ -17,7 +17,16 @@ build="${HOSTCB_BUILD_DIR:-build-gpu}"
 hostcb="$build/hostcb"
 summary="$out/summary.log"
 note() { echo "$*" | tee -a "$summary"; }
-seconds() { local start=$(date +%s.%N); "$@"; local rc=$?; echo "$rc $(echo "$(date +%s.%N) - $start" | bc)"; }
+# timed LOG CMD...: runs CMD with its output in LOG; prints "exit-code wall-seconds".
+timed() {
+  local log="$1" start end rc
+  shift
+  start=$(date +%s%N)
+  "$@" >"$log" 2>&1
+  rc=$?
+  end=$(date +%s%N)
+  echo "$rc $(( (end - start) / 1000000 ))e-3"
+}
 
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
 if [ "${HOSTCB_ASAN:-0}" = 1 ]; then
@@ -31,14 +40,14 @@ fi
 ctest --test-dir "$build" --output-on-failure -j 8 >"$out/ctest.log" 2>&1
 note "ctest exit $?: $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
 
-read rc wall < <(seconds "$hostcb" run --junit "$out/matrix.xml" --json "$out/matrix.json" >"$out/matrix.log" 2>&1)
+read rc wall < <(timed "$out/matrix.log" "$hostcb" run --junit "$out/matrix.xml" --json "$out/matrix.json")
 note "default matrix: exit $rc, wall ${wall} s: $(grep -E '^[0-9]+ scenarios' "$out/matrix.log")"
 
 # The default matrix again, with a crashing and a hanging control placed in the middle
 # (callback_fault runs right after replay).
 middle='replay/*:callback_fault/*fault=calls_cuda:callback_fault/api=runtime/fault=crashes:callback_fault/api=runtime/fault=blocks:stream_callback/*:capture_contract/*:device_fault/*'
 middle+='-*forward=oneshot*replays=2/*:*forward=oneshot*replays=5/*:*forward=oneshot*replays=100/*'
-read rc wall < <(seconds "$hostcb" run --controls --filter "$middle" --junit "$out/middle.xml" >"$out/middle.log" 2>&1)
+read rc wall < <(timed "$out/middle.log" "$hostcb" run --controls --filter "$middle" --junit "$out/middle.xml")
 note "matrix with a crash and a hang in the middle: exit $rc, wall ${wall} s: $(grep -E '^[0-9]+ scenarios' "$out/middle.log")"
 grep -E "ERROR|FAILED" "$out/middle.log" | head -4 | tee -a "$summary"
 note "  testcases in middle.xml: $(grep -c '<testcase' "$out/middle.xml"), listed: $("$hostcb" list --controls --filter "$middle" | wc -l)"
@@ -50,9 +59,18 @@ note "self-test exit $?: $(tail -n 1 "$out/selftest.log")"
 cat "$out/overhead.log" | tee -a "$summary"
 
 if [ "${HOSTCB_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
-  compute-sanitizer --tool memcheck --target-processes all "$hostcb" run --filter '-device_fault/*' >"$out/sanitize.log" 2>&1
-  note "compute-sanitizer memcheck exit $?: $(grep -E '^[0-9]+ scenarios' "$out/sanitize.log")"
+  # Memory errors only, then again listing the CUDA API errors by kind: the contract
+  # scenarios provoke some on purpose (capture_contract 900/901, calls_cuda 800).
+  compute-sanitizer --tool memcheck --report-api-errors no --target-processes all \
+    "$hostcb" run --filter '-device_fault/*' >"$out/sanitize.log" 2>&1
+  note "compute-sanitizer memcheck (memory errors) exit $?: $(grep -E '^[0-9]+ scenarios' "$out/sanitize.log")"
   grep -h "ERROR SUMMARY" "$out/sanitize.log" | sort | uniq -c | tee -a "$summary"
+  compute-sanitizer --tool memcheck --target-processes all "$hostcb" run --filter '-device_fault/*' \
+    >"$out/sanitize-api.log" 2>&1
+  note "compute-sanitizer memcheck with API errors reported: exit $?"
+  grep -h "ERROR SUMMARY" "$out/sanitize-api.log" | sort | uniq -c | tee -a "$summary"
+  grep -hoE "Program hit [A-Za-z_]+ \(error [0-9]+\) due to \"[^\"]*\" on CUDA API call to [A-Za-z_]+" \
+    "$out/sanitize-api.log" | sort | uniq -c | tee -a "$summary"
 fi
 
 if [ "${HOSTCB_ASAN:-0}" = 1 ]; then
