@@ -86,7 +86,7 @@ Family replay_family() {
   family.summary = "a graph of 2 host functions is launched N times: each is called exactly once per launch";
   family.axes = {
       Axis::choice("api", {"driver", "runtime"}),
-      Axis::choice("forward", {"direct", "oneshot", "graph_owned"}),
+      Axis::choice("forward", forwarder_names()),
       Axis::choice("build", {"capture_global", "capture_thread_local", "capture_relaxed", "node"}),
       Axis::count("replays", {1, 2, 5, 100}),
       Axis::choice("sync", {"each", "end"}),

@@ -193,6 +193,7 @@ void run_batch(const std::vector<Scenario>& plan, const std::vector<std::size_t>
         killed = true;
         break;
       }
+      if (ready < 0) continue;  // EINTR: revents are not to be trusted; poll again
       // Events first: a worker writes "start" before anything the scenario prints, so
       // output readable now was written after the events readable now.
       char buffer[65536];

@@ -32,6 +32,7 @@ class Forwarder {
 
 // The forwarding layer by name; throws std::invalid_argument for an unknown one.
 Forwarder& forwarder(const std::string& name);
+// Every layer's name, in order: the values of the `forward` axis.
 std::vector<std::string> forwarder_names();
 
 }  // namespace hostcb

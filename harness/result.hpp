@@ -38,7 +38,7 @@ struct RunReport {
   std::vector<Result> results;
 };
 
-// `Result` lines for one failure, as reports show it: "[launch 2] [callback#3] file:line: message".
+// One failure as reports show it: "[launch 2] [callback#3] file:line: message".
 std::string describe_failure(const Failure& failure);
 // Every failure of a result, one per line, with the dropped count last.
 std::string describe_failures(const Result& result);

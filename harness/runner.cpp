@@ -108,15 +108,4 @@ Result Runner::run(const Scenario& scenario) {
   return result;
 }
 
-std::vector<Result> Runner::run_all(const std::vector<Scenario>& plan,
-                                    const std::function<void(const Result&, std::size_t)>& on_result) {
-  std::vector<Result> results;
-  results.reserve(plan.size());
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    results.push_back(run(plan[i]));
-    if (on_result) on_result(results.back(), i);
-  }
-  return results;
-}
-
 }  // namespace hostcb

@@ -1,8 +1,7 @@
-// Runs planned scenarios one at a time in this process and judges each: passed, failed,
-// error or skipped. Kept free of I/O so that a worker process can run the same list and
-// stream the results back.
+// Runs one scenario in this process and judges it: passed, failed, error or skipped.
+// Free of I/O: a worker runs scenarios through it and streams the results back, and
+// --isolate none calls it directly (execution.cpp).
 #pragma once
-#include <functional>
 #include <optional>
 #include <vector>
 
@@ -17,9 +16,6 @@ class Runner {
   explicit Runner(const Environment& environment) : env_(environment) {}
 
   Result run(const Scenario& scenario);
-  // Runs every scenario in order; `on_result` sees each result as it is made.
-  std::vector<Result> run_all(const std::vector<Scenario>& plan,
-                              const std::function<void(const Result&, std::size_t index)>& on_result);
 
  private:
   // Makes the device's primary context current once; an empty string when ready.
