@@ -92,6 +92,11 @@ Family replay_family() {
       Axis::choice("sync", {"each", "end"}),
   };
   family.body = replay_body;
+  family.excluded = [](const Params& p) -> std::optional<std::string> {
+    if (p.get("build") == "node" && !forwarder(p.get("forward")).has_host_nodes())
+      return "the " + p.get("forward") + " layer has no host-node path";
+    return std::nullopt;
+  };
   family.control = [](const Params& p) -> std::optional<ExpectedVerdict> {
     if (p.get("forward") == "oneshot" && p.get_count("replays") >= 2)
       return ExpectedVerdict{{Status::failed, Status::error}, ""};

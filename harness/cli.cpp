@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "active_scenario.hpp"
+#include "adapter_loader.hpp"
 #include "atomic_file.hpp"
 #include "console_reporter.hpp"
 #include "environment.hpp"
@@ -116,6 +117,7 @@ struct RunOptions {
   int device = 0;
   std::string isolation = "worker";
   double timeout_s = 120;
+  std::vector<std::string> adapters;  // --adapter PATH[@OPTIONS]
 };
 
 ExecutionOptions execution_options(const RunOptions& options) {
@@ -124,12 +126,17 @@ ExecutionOptions execution_options(const RunOptions& options) {
   execution.timeout_s = options.timeout_s;
   execution.device = options.device;
   execution.worker_command = {"/proc/self/exe", "worker"};
+  for (const auto& spec : options.adapters) {  // workers load the same layers
+    execution.worker_command.push_back("--adapter");
+    execution.worker_command.push_back(spec);
+  }
   return execution;
 }
 
 // Captures the environment, refusing a device ordinal past the visible ones.
 Environment environment_for(const RunOptions& options, const std::string& command_line) {
   Environment env = capture_environment(options.device, command_line);
+  env.adapters = loaded_adapters();
   if (!env.devices.empty() && options.device >= static_cast<int>(env.devices.size()))
     throw UsageError(str("--device ", options.device, ": only ", env.devices.size(), " device(s) are visible"));
   return env;
@@ -228,7 +235,7 @@ int overhead_command(int device, int launches, int rounds) {
 
 }  // namespace
 
-int run_cli(const Registry& registry, const std::vector<std::string>& args) {
+int run_cli(const CaseRegistration& register_cases, const std::vector<std::string>& args) {
   CLI::App app{"hostcb: regression tests for CUDA host callbacks under graph replay", "hostcb"};
   app.footer(kFooter);
   app.set_version_flag("--version", std::string(HOSTCB_VERSION) + " (" + HOSTCB_GIT_REVISION + ")");
@@ -249,6 +256,12 @@ int run_cli(const Registry& registry, const std::vector<std::string>& args) {
   run->add_option("--json", run_options.json_path, "write versioned JSON results here (atomically)");
   run->add_option("--device,-d", run_options.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  auto add_adapter_option = [&](CLI::App* command) {
+    command->add_option("--adapter", run_options.adapters,
+                        "load a forwarding layer (adapter ABI, hostcb/adapter.h): PATH[@OPTIONS] (repeatable)");
+  };
+  add_adapter_option(list);
+  add_adapter_option(run);
   auto add_execution_options = [&](CLI::App* command) {
     command->add_option("--isolate", run_options.isolation, "none, worker or scenario (see below)")
         ->check(CLI::IsMember({"none", "worker", "scenario"}))
@@ -264,6 +277,7 @@ int run_cli(const Registry& registry, const std::vector<std::string>& args) {
       "self-test", "run every known-bad control; succeed only if each is caught as it must be (needs a GPU)");
   add_execution_options(self_test);
   self_test->add_option("--device,-d", run_options.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  add_adapter_option(self_test);
 
   int worker_device = 0, events_fd = -1, progress_fd = -1;
   CLI::App* worker = app.add_subcommand("worker", "internal: run scenario ids from stdin for a supervisor");
@@ -271,6 +285,7 @@ int run_cli(const Registry& registry, const std::vector<std::string>& args) {
   worker->add_option("--device", worker_device)->required();
   worker->add_option("--events-fd", events_fd)->required();
   worker->add_option("--progress-fd", progress_fd)->required();
+  add_adapter_option(worker);
 
   int launches = 20000, rounds = 9, overhead_device = 0;
   CLI::App* overhead = app.add_subcommand(
@@ -294,6 +309,12 @@ int run_cli(const Registry& registry, const std::vector<std::string>& args) {
   std::string command_line;
   for (const auto& arg : args) command_line += (command_line.empty() ? "" : " ") + quote_for_shell(arg);
   try {
+    for (const auto& spec : run_options.adapters) load_adapter(spec);
+    Registry registry;
+    register_cases(registry);
+    struct Teardown {
+      ~Teardown() { teardown_adapters(); }
+    } teardown;
     if (list->parsed()) return list_command(registry, selection, format);
     if (run->parsed()) return run_command(registry, selection, run_options, command_line);
     if (self_test->parsed()) return self_test_command(registry, run_options, command_line);

@@ -1,5 +1,6 @@
 // The command line: `hostcb list`, `hostcb run`, `hostcb overhead`.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,10 @@ inline constexpr int kExitFailed = 1;      // a scenario failed or errored, or a
 inline constexpr int kExitUsage = 2;       // bad command line, unknown axis/value, filter matching nothing
 inline constexpr int kExitNothingRan = 77; // every selected scenario was skipped, e.g. no usable GPU
 
-// Parses `args` (args[0] is the program name) and does what they say.
-int run_cli(const Registry& registry, const std::vector<std::string>& args);
+// Parses `args` (args[0] is the program name) and does what they say. The families are
+// registered by `register_cases` after any --adapter is loaded, so that the adapters'
+// names are values of the families' `forward` axes.
+using CaseRegistration = std::function<void(Registry&)>;
+int run_cli(const CaseRegistration& register_cases, const std::vector<std::string>& args);
 
 }  // namespace hostcb

@@ -94,6 +94,10 @@ std::vector<std::pair<std::string, std::string>> environment_properties(const En
     props.push_back({prefix + "compute_capability", str(d.cc_major, ".", d.cc_minor)});
     props.push_back({prefix + "uuid", d.uuid});
   }
+  for (const auto& a : env.adapters) {
+    props.push_back({"adapter." + a.name + ".path", a.path});
+    props.push_back({"adapter." + a.name + ".describe", a.describe});
+  }
   if (!env.gpu_usable) props.push_back({"gpu_unusable_reason", env.gpu_unusable_reason});
   return props;
 }

@@ -13,6 +13,13 @@ struct DeviceInfo {
   std::string uuid;
 };
 
+// A forwarding layer loaded with --adapter.
+struct AdapterInfo {
+  std::string name;
+  std::string path;
+  std::string describe;  // what the adapter says it drives, with versions
+};
+
 struct Environment {
   std::string hostcb_version;
   std::string git_revision;
@@ -26,6 +33,7 @@ struct Environment {
   std::vector<DeviceInfo> devices;
   bool gpu_usable = false;
   std::string gpu_unusable_reason;  // the skip reason for every GPU scenario when not usable
+  std::vector<AdapterInfo> adapters;
 };
 
 // Queries CUDA without creating a context. Never throws for a missing driver or device:

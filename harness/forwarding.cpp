@@ -108,15 +108,47 @@ std::atomic<std::int64_t> GraphOwnedForwarder::live_{0};
 
 }  // namespace
 
+namespace {
+struct Layers {
+  DirectForwarder direct;
+  OneShotForwarder oneshot;
+  GraphOwnedForwarder graph_owned;
+  std::vector<std::unique_ptr<Forwarder>> adapters;
+  std::vector<Forwarder*> all() {
+    std::vector<Forwarder*> out{&direct, &oneshot, &graph_owned};
+    for (auto& a : adapters) out.push_back(a.get());
+    return out;
+  }
+};
+Layers& layers() {
+  static Layers instance;
+  return instance;
+}
+}  // namespace
+
 Forwarder& forwarder(const std::string& name) {
-  static DirectForwarder direct;
-  static OneShotForwarder oneshot;
-  static GraphOwnedForwarder graph_owned;
-  for (Forwarder* layer : std::initializer_list<Forwarder*>{&direct, &oneshot, &graph_owned})
+  for (Forwarder* layer : layers().all())
     if (name == layer->name()) return *layer;
   throw std::invalid_argument("unknown forwarding layer '" + name + "'");
 }
 
-std::vector<std::string> forwarder_names() { return {"direct", "oneshot", "graph_owned"}; }
+std::vector<std::string> forwarder_names() {
+  std::vector<std::string> names;
+  for (Forwarder* layer : layers().all()) names.push_back(layer->name());
+  return names;
+}
+
+void register_forwarder(std::unique_ptr<Forwarder> layer) {
+  for (Forwarder* existing : layers().all())
+    if (std::string(existing->name()) == layer->name())
+      throw std::invalid_argument(std::string("a forwarding layer named '") + layer->name() + "' is already loaded");
+  layers().adapters.push_back(std::move(layer));
+}
+
+std::vector<const Forwarder*> registered_adapters() {
+  std::vector<const Forwarder*> out;
+  for (auto& a : layers().adapters) out.push_back(a.get());
+  return out;
+}
 
 }  // namespace hostcb

@@ -10,8 +10,11 @@
 //   graph_owned  a trampoline whose record lives as long as the graph: tied to it with a
 //                CUDA user object, freed once, after the last exec is destroyed and its
 //                launches have finished
+// and any adapter loaded with --adapter (adapter_loader.hpp), registered before the
+// families are, so their `forward` axes list it.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,11 +31,19 @@ class Forwarder {
                                         const std::vector<cudaGraphNode_t>& deps, HostFn fn, void* user_data) = 0;
   // Records the layer has made and not yet freed (0 for layers that keep none).
   virtual std::int64_t live_records() const { return 0; }
+  // Whether add_host_node exists; without it, scenarios that need it are excluded.
+  virtual bool has_host_nodes() const { return true; }
+  // What the layer drives, with versions, for reports; empty for built-in layers.
+  virtual std::string describe() const { return ""; }
 };
 
 // The forwarding layer by name; throws std::invalid_argument for an unknown one.
 Forwarder& forwarder(const std::string& name);
-// Every layer's name, in order: the values of the `forward` axis.
+// Every layer's name, in order (built-in ones first): the values of the `forward` axis.
 std::vector<std::string> forwarder_names();
+// Adds a layer (an adapter); throws std::invalid_argument if its name is taken.
+void register_forwarder(std::unique_ptr<Forwarder> layer);
+// The layers added with register_forwarder, in order.
+std::vector<const Forwarder*> registered_adapters();
 
 }  // namespace hostcb

@@ -7,9 +7,7 @@
 
 int main(int argc, char** argv) {
   try {
-    hostcb::Registry registry;
-    hostcb::cases::register_all_cases(registry);
-    return hostcb::run_cli(registry, std::vector<std::string>(argv, argv + argc));
+    return hostcb::run_cli(hostcb::cases::register_all_cases, std::vector<std::string>(argv, argv + argc));
   } catch (const std::exception& e) {
     std::cerr << "hostcb: internal error: " << e.what() << "\n";
     return hostcb::kExitFailed;

@@ -15,6 +15,8 @@ nlohmann::ordered_json environment_json(const Environment& env) {
                        {"name", d.name},
                        {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
                        {"uuid", d.uuid}});
+  nlohmann::ordered_json adapters = nlohmann::ordered_json::array();
+  for (const auto& a : env.adapters) adapters.push_back({{"name", a.name}, {"path", a.path}, {"describe", a.describe}});
   return {{"hostcb_version", env.hostcb_version},
           {"git_revision", env.git_revision},
           {"command_line", env.command_line},
@@ -26,7 +28,8 @@ nlohmann::ordered_json environment_json(const Environment& env) {
           {"selected_device", env.selected_device},
           {"devices", devices},
           {"gpu_usable", env.gpu_usable},
-          {"gpu_unusable_reason", env.gpu_unusable_reason}};
+          {"gpu_unusable_reason", env.gpu_unusable_reason},
+          {"adapters", adapters}};
 }
 
 }  // namespace

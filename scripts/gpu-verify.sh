@@ -8,6 +8,8 @@
 #   overhead.log   the harness's cost per launch against a bare host function
 #   sanitize.log   the default matrix under compute-sanitizer memcheck (device faults left out)
 #   asan.log       with HOSTCB_ASAN=1: an ASan+UBSan build, the oneshot control under it
+#   adapters.*     the replay family through the example adapter and, where built, the
+#                  cuda.bindings adapters (runtime and driver), with JUnit and JSON
 # Needs no network. Set HOSTCB_CMAKE_ARGS for extra configure arguments.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -57,6 +59,19 @@ note "self-test exit $?: $(tail -n 1 "$out/selftest.log")"
 
 "$hostcb" overhead --launches "${HOSTCB_OVERHEAD_LAUNCHES:-20000}" --rounds 9 >"$out/overhead.log" 2>&1
 cat "$out/overhead.log" | tee -a "$summary"
+
+if [ "${HOSTCB_ADAPTERS:-1}" = 1 ]; then
+  "$hostcb" run --adapter "$build/libhostcb_example_adapter.so" --filter 'replay/*forward=example*' \
+    >"$out/adapters-example.log" 2>&1
+  note "replay through the example adapter: exit $?: $(grep -E '^[0-9]+ scenarios' "$out/adapters-example.log")"
+  if [ -e "$build/libhostcb_python_runtime.so" ]; then
+    "$hostcb" run --adapter "$build/libhostcb_python_runtime.so" --adapter "$build/libhostcb_python_driver.so" \
+      --filter 'replay/*forward=cuda_bindings*' --junit "$out/adapters.xml" --json "$out/adapters.json" \
+      >"$out/adapters.log" 2>&1
+    note "replay through the cuda.bindings adapters: exit $?: $(grep -E '^[0-9]+ scenarios' "$out/adapters.log")"
+    grep -oE '"adapter\.[a-z_]+\.describe" value="[^"]*"' "$out/adapters.xml" | sort -u | tee -a "$summary"
+  fi
+fi
 
 if [ "${HOSTCB_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
   # Memory errors only, then again listing the CUDA API errors by kind: the contract

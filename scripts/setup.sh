@@ -3,7 +3,7 @@
 # and checks that a CUDA toolkit (12.0 or newer) is present. Safe to run again.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ catch2 libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libxml2-utils)
+packages=(cmake ninja-build g++ catch2 libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev libxml2-utils python3-dev)
 
 missing=()
 for p in "${packages[@]}"; do

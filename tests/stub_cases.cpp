@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "forwarding.hpp"
 #include "scenario_run.hpp"
 #include "worker_process.hpp"
 
@@ -43,6 +44,26 @@ void behave(ScenarioRun& run, const std::string& how) {
 }  // namespace
 
 void register_stub_cases(Registry& registry) {
+  // Host functions through a loaded adapter, three times: needs no CUDA as long as the
+  // adapter needs none. Built-in layers call CUDA, so they are excluded here.
+  Family forward;
+  forward.name = "stub_forward";
+  forward.needs_gpu = false;
+  forward.axes = {Axis::choice("forward", forwarder_names())};
+  forward.excluded = [](const Params& p) -> std::optional<std::string> {
+    for (const char* builtin : {"direct", "oneshot", "graph_owned"})
+      if (p.get("forward") == builtin) return std::string("a built-in layer calls CUDA");
+    return std::nullopt;
+  };
+  forward.body = [](ScenarioRun& run) {
+    Probe& probe = run.make_probe(1, 3);
+    for (std::int64_t launch = 1; launch <= 3; ++launch) {
+      run.set_launch(launch, 3);
+      run.forward().launch_host_func(graph_api("runtime"), nullptr, Probe::host_fn(), probe.user_data(0));
+    }
+  };
+  registry.add(forward);
+
   Family stub;
   stub.name = "stub";
   stub.needs_gpu = false;

@@ -10,6 +10,7 @@ namespace hostcb::stub {
 // to stderr), abort, exit (code 3), hang (at launch 3 of 5), garbage (an unreadable event),
 // slow (passes after 300 ms). `copy` only makes more scenarios of the same behaviour.
 // stub_control/case=<c>: known-bad controls; `escapes` passes although it must fail.
+// stub_forward/forward=<layer>: three host functions through a loaded adapter.
 void register_stub_cases(Registry& registry);
 
 }  // namespace hostcb::stub

@@ -6,7 +6,5 @@
 #include "stub_cases.hpp"
 
 int main(int argc, char** argv) {
-  hostcb::Registry registry;
-  hostcb::stub::register_stub_cases(registry);
-  return hostcb::run_cli(registry, std::vector<std::string>(argv, argv + argc));
+  return hostcb::run_cli(hostcb::stub::register_stub_cases, std::vector<std::string>(argv, argv + argc));
 }

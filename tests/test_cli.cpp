@@ -15,13 +15,11 @@ struct CliResult {
 
 // Runs the CLI in-process with the shipped families, capturing both streams.
 CliResult cli(std::vector<std::string> args) {
-  Registry registry;
-  cases::register_all_cases(registry);
   args.insert(args.begin(), "hostcb");
   std::ostringstream out, err;
   auto* old_out = std::cout.rdbuf(out.rdbuf());
   auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  int code = run_cli(registry, args);
+  int code = run_cli(cases::register_all_cases, args);
   std::cout.rdbuf(old_out);
   std::cerr.rdbuf(old_err);
   return {code, out.str(), err.str()};

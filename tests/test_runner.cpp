@@ -12,7 +12,7 @@ Scenario cpu_scenario(Family& family, std::function<void(ScenarioRun&)> body) {
   family.name = "cpu";
   family.needs_gpu = false;
   family.body = std::move(body);
-  return Scenario{"cpu/x=1", &family, {}, {}};
+  return Scenario{"cpu/x=1", &family, {}, {}, std::nullopt};
 }
 Environment no_gpu() {
   Environment env;

@@ -1,0 +1,65 @@
+/*
+ * Adapters for testing the loader without a GPU, one variant per build (FAKE_VARIANT):
+ *   ok            "fake": calls fn(user_data) at once, from a thread of its own
+ *   no_symbol     exports no hostcb_adapter_v1
+ *   wrong_abi     says ABI version 2
+ *   small_struct  says its struct is 8 bytes
+ *   no_launch     has no launch_host_func
+ *   bad_name      is called "bad-name"
+ *   init_fails    init refuses, saying why
+ *   taken_name    is called "direct", like a built-in layer
+ */
+#include <hostcb/adapter.h>
+#include <pthread.h>
+#include <string.h>
+
+struct call {
+  hostcb_host_fn fn;
+  void *user_data;
+};
+
+static void *run_call(void *opaque) {
+  struct call *c = (struct call *)opaque;
+  c->fn(c->user_data);
+  return NULL;
+}
+
+/* Like a driver: the function runs on another thread; this one waits for it. */
+static int launch_host_func(void *stream, hostcb_host_fn fn, void *user_data) {
+  (void)stream;
+  struct call c = {fn, user_data};
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, run_call, &c) != 0) return 2; /* cudaErrorMemoryAllocation */
+  pthread_join(thread, NULL);
+  return 0;
+}
+
+static int init_fails(const char *options) {
+  (void)options;
+  return 1;
+}
+static const char *why(void) { return "no device for this fake"; }
+static const char *describe(void) { return "fake adapter for tests"; }
+
+#define STR2(x) #x
+#define STR(x) STR2(x)
+#define VARIANT STR(FAKE_VARIANT)
+
+static struct hostcb_adapter adapter = {
+    HOSTCB_ADAPTER_ABI_VERSION, sizeof(struct hostcb_adapter), "fake", NULL, NULL, launch_host_func, NULL, NULL,
+    why, describe};
+
+static const struct hostcb_adapter *make(void) {
+  if (strcmp(VARIANT, "wrong_abi") == 0) adapter.abi_version = 2;
+  if (strcmp(VARIANT, "small_struct") == 0) adapter.struct_size = 8;
+  if (strcmp(VARIANT, "no_launch") == 0) adapter.launch_host_func = NULL;
+  if (strcmp(VARIANT, "bad_name") == 0) adapter.name = "bad-name";
+  if (strcmp(VARIANT, "init_fails") == 0) adapter.init = init_fails;
+  if (strcmp(VARIANT, "taken_name") == 0) adapter.name = "direct";
+  return &adapter;
+}
+
+HOSTCB_ADAPTER_EXPORT const struct hostcb_adapter *hostcb_adapter_v1_for_tests(void) { return make(); }
+#ifndef FAKE_NO_SYMBOL
+HOSTCB_ADAPTER_EXPORT const struct hostcb_adapter *hostcb_adapter_v1(void) { return make(); }
+#endif
