@@ -129,6 +129,13 @@ std::string where_it_was(const ProgressCell& cell, std::int64_t index) {
   return launches > 0 ? str("at launch ", launch, " of ", launches) : str("at launch ", launch);
 }
 
+// Launches are enqueued ahead of their callbacks: how far the callbacks got says more.
+std::string calls_so_far(const ProgressCell& cell, std::int64_t index) {
+  if (cell.scenario.load() != index) return "";
+  std::int64_t calls = cell.calls.load();
+  return str("; ", calls, " host-function call", calls == 1 ? " had" : "s had", " run");
+}
+
 double timeout_of(const Scenario& s, const ExecutionOptions& options) {
   return s.family->timeout_s > 0 ? s.family->timeout_s : options.timeout_s;
 }
@@ -178,7 +185,8 @@ void run_batch(const std::vector<Scenario>& plan, const std::vector<std::size_t>
           kill(-worker.pid, SIGKILL);  // every result is in: a worker stuck in teardown just goes
         else if (started)
           kill_worker(str("timed out ", where_it_was(progress.cell(), static_cast<std::int64_t>(pos - base)), " after ",
-                          std::round(limit * 10) / 10, " s"));
+                          std::round(limit * 10) / 10, " s",
+                          calls_so_far(progress.cell(), static_cast<std::int64_t>(pos - base))));
         else
           kill_worker(str("the worker did not start it within ", limit, " s"));
         break;
@@ -241,7 +249,8 @@ void run_batch(const std::vector<Scenario>& plan, const std::vector<std::size_t>
     // The scenario in hand did not get a result: it takes the blame, the rest go on.
     std::string reason = !cause.empty() ? cause
                          : started       ? str("the worker ", describe_exit(status), " ",
-                                               where_it_was(progress.cell(), static_cast<std::int64_t>(pos - base)))
+                                               where_it_was(progress.cell(), static_cast<std::int64_t>(pos - base)),
+                                               calls_so_far(progress.cell(), static_cast<std::int64_t>(pos - base)))
                                          : str("the worker ", describe_exit(status), " before starting it");
     std::string output = tail.describe();
     if (!output.empty()) reason += "\n" + output;

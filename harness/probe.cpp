@@ -4,6 +4,7 @@
 #include <set>
 
 #include "errors.hpp"
+#include "progress.hpp"
 
 namespace hostcb {
 
@@ -54,6 +55,7 @@ void Probe::on_call(Site& site, int status) noexcept {
   std::uint64_t launch = site.calls.fetch_add(1, std::memory_order_relaxed) + 1;
   std::uint64_t seq = total_.fetch_add(1, std::memory_order_relaxed);
   if (seq < record_limit_) records_[seq] = Call{site.index, launch, thread_token()};
+  progress_cell().calls.store(static_cast<std::int64_t>(seq + 1), std::memory_order_relaxed);
   if (status != expected_status_)
     guarded_invoke(static_cast<std::int64_t>(launch), HOSTCB_HERE, [&] {
       report_failure(__FILE__, __LINE__,

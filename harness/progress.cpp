@@ -25,6 +25,7 @@ ProgressCell* map_cell(int fd) {
 void ProgressCell::reset(std::int64_t scenario_index) noexcept {
   launch.store(-1, std::memory_order_relaxed);
   launches.store(0, std::memory_order_relaxed);
+  calls.store(0, std::memory_order_relaxed);
   scenario.store(scenario_index, std::memory_order_release);
 }
 

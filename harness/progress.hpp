@@ -1,4 +1,5 @@
-// Where the running scenario is: which one, which launch of how many.
+// Where the running scenario is: which one, which launch of how many, how many host
+// functions have been called (a launch is enqueued long before its callbacks run).
 //
 // In a worker this cell lives in a shared-memory page the supervisor also maps, so when
 // the worker crashes or hangs the supervisor still knows the exact launch it reached,
@@ -13,6 +14,7 @@ struct ProgressCell {
   std::atomic<std::int64_t> scenario{-1};  // index in the worker's list
   std::atomic<std::int64_t> launch{-1};    // 1-based; -1 before the first launch
   std::atomic<std::int64_t> launches{0};   // how many the scenario will make; 0 unknown
+  std::atomic<std::int64_t> calls{0};      // host-function calls the probe has counted so far
   void reset(std::int64_t scenario_index) noexcept;
 };
 static_assert(std::atomic<std::int64_t>::is_always_lock_free, "the cell is shared between processes");

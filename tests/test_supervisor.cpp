@@ -56,8 +56,8 @@ TEST_CASE("a crash mid-run is an error naming the signal, the launch and the wor
   REQUIRE(results[1].status == Status::error);
   INFO(results[1].reason);
   // Plainly a signal; under AddressSanitizer, its report of the SEGV and exit code 1.
-  const bool plain = contains(results[1].reason, "killed by signal SIGSEGV (11) at launch 2 of 5");
-  const bool asan = contains(results[1].reason, "at launch 2 of 5\nsanitizer: ") && contains(results[1].reason, "SEGV");
+  const bool plain = contains(results[1].reason, "killed by signal SIGSEGV (11) at launch 2 of 5; 0 host-function calls had run");
+  const bool asan = contains(results[1].reason, "at launch 2 of 5; 0 host-function calls had run\nsanitizer: ") && contains(results[1].reason, "SEGV");
   CHECK((plain || asan));
   CHECK(contains(results[1].reason, "stub: about to crash"));
   CHECK(results[2].status == Status::passed);  // a new worker took over
@@ -73,7 +73,7 @@ TEST_CASE("a hang past the time limit is killed and reported with its launch, th
   check_each_once(plan, results);
   INFO(results[0].reason);
   REQUIRE(results[0].status == Status::error);
-  CHECK(contains(results[0].reason, "timed out at launch 3 of 5 after 0.5 s"));
+  CHECK(contains(results[0].reason, "timed out at launch 3 of 5 after 0.5 s; 0 host-function calls had run"));
   CHECK(results[1].status == Status::passed);
   CHECK(took < 5);
 }
@@ -85,7 +85,7 @@ TEST_CASE("abnormal exits and unreadable events are errors of the scenario in ha
   check_each_once(plan, results);
   for (const auto& r : results) UNSCOPED_INFO(r.id << ": " << r.reason);
   CHECK(results[0].status == Status::error);
-  CHECK(contains(results[0].reason, "exited with code 3 at launch 1 of 5"));
+  CHECK(contains(results[0].reason, "exited with code 3 at launch 1 of 5; 0 host-function calls had run"));
   CHECK(results[1].status == Status::error);
   CHECK(contains(results[1].reason, "SIGABRT"));
   CHECK(results[2].status == Status::error);
