@@ -11,6 +11,8 @@
 #include "active_scenario.hpp"
 #include "adapter_loader.hpp"
 #include "atomic_file.hpp"
+#include "bench.hpp"
+#include "bench_writer.hpp"
 #include "console_reporter.hpp"
 #include "environment.hpp"
 #include "errors.hpp"
@@ -217,6 +219,29 @@ int self_test_command(const Registry& registry, RunOptions options, const std::s
   return caught == outcomes.size() ? kExitPassed : kExitFailed;
 }
 
+struct BenchCliOptions {
+  BenchOptions bench;
+  std::string json_path, html_path;
+  bool enforce_bar = false;
+};
+
+int bench_command(const BenchCliOptions& options, const std::string& command_line) {
+  if (!options.json_path.empty()) check_writable(options.json_path, "bench JSON");
+  if (!options.html_path.empty()) check_writable(options.html_path, "bench HTML");
+  Environment env = capture_environment(options.bench.device, command_line);
+  env.adapters = loaded_adapters();
+  if (!env.gpu_usable) {
+    std::cout << "hostcb bench: " << env.gpu_unusable_reason << "\n";
+    return kExitNothingRan;
+  }
+  BenchReport report = run_bench(options.bench, env);
+  std::cout << bench_table(report);
+  if (!options.json_path.empty()) write_file_atomically(options.json_path, bench_json(report));
+  if (!options.html_path.empty()) write_file_atomically(options.html_path, bench_html(report));
+  if (!report.problems.empty()) return kExitFailed;
+  return options.enforce_bar && !bench_meets_bar(report) ? kExitFailed : kExitPassed;
+}
+
 int overhead_command(int device, int launches, int rounds) {
   Environment env = capture_environment(device, "");
   if (!env.gpu_usable) {
@@ -294,6 +319,23 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
   overhead->add_option("--rounds", rounds, "rounds (median is reported)")->check(CLI::Range(1, 1000))->capture_default_str();
   overhead->add_option("--device,-d", overhead_device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
 
+  BenchCliOptions bench_options;
+  CLI::App* bench = app.add_subcommand(
+      "bench", "measure what host callbacks cost on each path, beside a raw baseline (needs a GPU)");
+  bench->add_option("--launches", bench_options.bench.launches, "launches per path and arm")
+      ->check(CLI::Range(10, 10000000))
+      ->capture_default_str();
+  bench->add_option("--warmup", bench_options.bench.warmup, "warm-up launches per arm")
+      ->check(CLI::Range(2, 1000000))
+      ->capture_default_str();
+  bench->add_flag("--quick", bench_options.bench.quick, "short scaling series (a smoke run)");
+  bench->add_option("--json", bench_options.json_path, "write versioned JSON here");
+  bench->add_option("--html", bench_options.html_path, "write a self-contained HTML page with SVG plots here");
+  bench->add_flag("--enforce-bar", bench_options.enforce_bar,
+                  "exit 1 when a direct-layer path's p50 is over 1.05x its raw baseline");
+  bench->add_option("--device,-d", bench_options.bench.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
+  add_adapter_option(bench);
+
   std::vector<std::string> reversed(args.rbegin(), args.rend() - 1);  // CLI11 takes them reversed, sans argv[0]
   try {
     app.parse(reversed);
@@ -319,6 +361,7 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
     if (run->parsed()) return run_command(registry, selection, run_options, command_line);
     if (self_test->parsed()) return self_test_command(registry, run_options, command_line);
     if (worker->parsed()) return worker_main(registry, worker_device, events_fd, progress_fd);
+    if (bench->parsed()) return bench_command(bench_options, command_line);
     return overhead_command(overhead_device, launches, rounds);
   } catch (const UsageError& e) {
     std::cerr << "hostcb: " << e.what() << "\n";

@@ -1,0 +1,67 @@
+#include <cmath>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "atomic_file.hpp"
+#include "bench_writer.hpp"
+#include "catch_compat.hpp"
+
+using namespace hostcb;
+
+namespace {
+BenchReport sample_bench() {
+  BenchReport r;
+  r.environment.devices = {{0, "NVIDIA <H200>", 9, 0, "GPU-x"}};
+  r.environment.driver_version = 13000;
+  r.options.launches = 100;
+  PathResult fast;
+  fast.path = "graph_capture";
+  fast.api = "runtime";
+  fast.forward = "direct";
+  fast.latency = {4.0, 4.4, 5.0, 6.0, 30.0};
+  fast.baseline_latency = {4.0, 4.3, 4.9, 5.9, 20.0};
+  fast.throughput = 200000;
+  fast.baseline_throughput = 210000;
+  PathResult slow = fast;
+  slow.path = "stream_host_func";
+  slow.forward = "a&b<layer>";  // hostile names are escaped
+  slow.latency.p50 = 9.0;
+  r.paths = {fast, slow};
+  r.series.push_back({"chain", "host nodes", "us per node", {{1, 5.0, 4.8}, {10, 3.0, 2.9}, {100, 2.8, 2.7}}});
+  r.empty_graph_launch_us = 0.18;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("the bench bar applies to direct-layer paths only", "[bench]") {
+  BenchReport r = sample_bench();
+  CHECK(std::abs(r.paths[0].p50_ratio() - 4.4 / 4.3) < 1e-12);
+  CHECK(bench_meets_bar(r));  // the slow one goes through another layer
+  r.paths[1].forward = "direct";
+  CHECK_FALSE(bench_meets_bar(r));
+  CHECK(contains(bench_table(r), "over the bar"));
+}
+
+TEST_CASE("bench JSON is versioned and holds every path and series point", "[bench]") {
+  auto doc = nlohmann::json::parse(bench_json(sample_bench()));
+  CHECK(doc["format"] == "hostcb-bench");
+  CHECK(doc["format_version"] == kBenchFormatVersion);
+  CHECK(doc["paths"].size() == 2);
+  CHECK(doc["paths"][0]["latency_us"]["p99"] == 6.0);
+  CHECK(doc["series"][0]["points"].size() == 3);
+  CHECK(doc["bar"]["met"] == true);
+}
+
+TEST_CASE("the bench page is self-contained, escaped, and draws its plots as SVG", "[bench]") {
+  std::string html = bench_html(sample_bench());
+  CHECK(contains(html, "<svg"));
+  CHECK(contains(html, "<polyline"));
+  CHECK(contains(html, "a&amp;b&lt;layer&gt;"));
+  CHECK_FALSE(contains(html, "a&b<layer>"));
+  CHECK_FALSE(contains(html, "<script"));
+#if HOSTCB_HAVE_XMLLINT
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/bench.html";
+  write_file_atomically(path, html);
+  CHECK(std::system((std::string(HOSTCB_XMLLINT) + " --html --noout " + path + " 2>/dev/null").c_str()) == 0);
+#endif
+}
