@@ -89,16 +89,37 @@ struct Timing {
   std::vector<double> throughput;
 };
 
-void measure_round(Arm& arm, int n, Timing& out) {
-  arm.stamps.entry.assign(static_cast<std::size_t>(n), 0);
-  arm.stamps.next = 0;
-  std::vector<std::int64_t> start(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    start[i] = now_ns();
+// Latency, n samples per arm, the arms alternating launch by launch (A B B A ...): with a
+// sync after each launch, latency is mostly the callback thread waking up, which drifts;
+// neighbouring samples see the same conditions, so the drift cancels out of the ratio.
+void measure_latency(Arm& a, Arm& b, int n, Timing& out_a, Timing& out_b) {
+  for (Arm* arm : {&a, &b}) {
+    arm->stamps.entry.assign(static_cast<std::size_t>(n), 0);
+    arm->stamps.next = 0;
+  }
+  std::vector<std::int64_t> start_a(static_cast<std::size_t>(n)), start_b(static_cast<std::size_t>(n));
+  auto one = [](Arm& arm, std::int64_t& start) {
+    start = now_ns();
     arm.launch();
     arm.sync();
+  };
+  for (int i = 0; i < n; ++i) {
+    if (i % 2 == 0) {
+      one(a, start_a[i]);
+      one(b, start_b[i]);
+    } else {
+      one(b, start_b[i]);
+      one(a, start_a[i]);
+    }
   }
-  for (int i = 0; i < n; ++i) out.latency_us.push_back((arm.stamps.entry[i] - start[i]) / 1000.0);
+  for (int i = 0; i < n; ++i) {
+    out_a.latency_us.push_back((a.stamps.entry[i] - start_a[i]) / 1000.0);
+    out_b.latency_us.push_back((b.stamps.entry[i] - start_b[i]) / 1000.0);
+  }
+}
+
+// Pipelined launches per second for n launches (one sync).
+void measure_throughput(Arm& arm, int n, Timing& out) {
   arm.stamps.next = 0;
   std::int64_t t0 = now_ns();
   for (int i = 0; i < n; ++i) arm.launch();
@@ -127,7 +148,8 @@ class Bench {
 
   void path(const std::string& api_name, PathSpec spec) {
     const int per_round = std::max(1, options_.launches / kRounds);
-    const std::uint64_t launches_per_arm = static_cast<std::uint64_t>(options_.warmup + 2 * per_round * kRounds);
+    const int warmup = std::max(1, options_.warmup / 2);
+    const std::uint64_t launches_per_arm = static_cast<std::uint64_t>(2 * warmup + 2 * per_round * kRounds);
     ActiveScenario active("bench/" + spec.path);
     ScenarioActivation activation(active);
     Probe probe(spec.sites, launches_per_arm);
@@ -140,16 +162,13 @@ class Bench {
     probe.set_action(0, HOSTCB_HERE, [&](std::int64_t) { measured.stamps.stamp(); });
 
     Timing warm, m, b;
-    measure_warmup(measured, warm);
-    measure_warmup(baseline, warm);
-    for (int r = 0; r < kRounds; ++r) {
-      if (r % 2 == 0) {
-        measure_round(baseline, per_round, b);
-        measure_round(measured, per_round, m);
-      } else {
-        measure_round(measured, per_round, m);
-        measure_round(baseline, per_round, b);
-      }
+    measure_latency(measured, baseline, warmup, warm, warm);
+    measure_throughput(measured, warmup, warm);
+    measure_throughput(baseline, warmup, warm);
+    measure_latency(measured, baseline, per_round * kRounds, m, b);
+    for (int r = 0; r < kRounds; ++r) {  // throughput in rounds, alternating which goes first
+      measure_throughput(r % 2 ? measured : baseline, per_round, r % 2 ? m : b);
+      measure_throughput(r % 2 ? baseline : measured, per_round, r % 2 ? b : m);
     }
     HOSTCB_CUDA(cudaDeviceSynchronize());
     for (const auto& problem : probe.verify()) report_.problems.push_back(spec.path + " (" + api_name + "): " + problem);
@@ -166,11 +185,6 @@ class Bench {
   }
 
  private:
-  void measure_warmup(Arm& arm, Timing& sink) {
-    // Half the warm-up launches in each of the two modes measure_round uses.
-    int n = std::max(1, options_.warmup / 2);
-    measure_round(arm, n, sink);
-  }
   const BenchOptions& options_;
   BenchReport& report_;
 };
@@ -211,7 +225,8 @@ void run_paths(Bench& bench, const std::string& api_name) {
   };
 
   bench.path(api_name, {"stream_callback", "-", [&](Arm& m, Arm& b, Probe& probe, auto& keep) {
-                          auto [rm, rb] = stream_arms(m, b, keep);
+                          const auto lanes = stream_arms(m, b, keep);
+                          cudaStream_t rm = lanes.first, rb = lanes.second;
                           m.launch = [&api, rm, &probe] { api.add_stream_callback(rm, probe.user_data(0)); };
                           b.launch = [raw, rb, &b] { raw.stream_callback(rb, &b.stamps); };
                         }, 1});
@@ -219,7 +234,8 @@ void run_paths(Bench& bench, const std::string& api_name) {
   for (const auto& layer_name : layers) {
     Forwarder& layer = forwarder(layer_name);
     bench.path(api_name, {"stream_host_func", layer_name, [&](Arm& m, Arm& b, Probe& probe, auto& keep) {
-                            auto [rm, rb] = stream_arms(m, b, keep);
+                            const auto lanes = stream_arms(m, b, keep);
+                          cudaStream_t rm = lanes.first, rb = lanes.second;
                             m.launch = [&api, &layer, rm, &probe] {
                               layer.launch_host_func(api, rm, Probe::host_fn(), probe.user_data(0));
                             };
@@ -229,7 +245,8 @@ void run_paths(Bench& bench, const std::string& api_name) {
     // Graph paths: the measured graph goes through the layer; the raw one is built directly.
     auto graph_path = [&](const std::string& name, std::size_t sites, auto build_measured, auto build_raw) {
       bench.path(api_name, {name, layer_name, [&, build_measured, build_raw](Arm& m, Arm& b, Probe& probe, auto& keep) {
-                              auto [rm, rb] = stream_arms(m, b, keep);
+                              const auto lanes = stream_arms(m, b, keep);
+                          cudaStream_t rm = lanes.first, rb = lanes.second;
                               Graph gm = build_measured(rm, probe);
                               Graph gb = build_raw(rb, &b.stamps);
                               GraphExec em = api.instantiate(gm.get()), eb = api.instantiate(gb.get());

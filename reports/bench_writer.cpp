@@ -121,7 +121,8 @@ bool bench_meets_bar(const BenchReport& report) {
 
 std::string bench_table(const BenchReport& r) {
   std::string out = str("hostcb bench on ", device_line(r.environment), "\n", r.options.launches,
-                        " launches per path and arm in ", 5, " interleaved rounds; latency = launch call to callback entry\n\n");
+                        " launches per path and arm; latency (launch call to callback entry, sync per launch) with "
+                        "the arms alternating launch by launch, throughput in 5 alternating rounds\n\n");
   char line[512];
   std::snprintf(line, sizeof line, "%-18s %-8s %-22s %8s %8s %8s %8s %8s | %8s %7s | %9s %9s %7s\n", "path", "api",
                 "forward", "min us", "p50 us", "p90 us", "p99 us", "max us", "raw p50", "ratio", "launch/s", "raw l/s",
@@ -192,7 +193,8 @@ std::string bench_html(const BenchReport& r) {
       ".over{color:#c0392b;font-weight:bold}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}"
       "</style></head><body>\n<h1>hostcb bench</h1>\n<p>",
       xml_text(device_line(r.environment)), "; ", r.options.launches,
-      " launches per path and arm, interleaved rounds. Latency: from the launch call to the callback's entry (for "
+      " launches per path and arm. Latency: from the launch call to the callback's entry with a sync after each launch, "
+      "the two arms alternating launch by launch (for "
       "graphs of several host functions, the first one). Ratios are harness over raw: the same CUDA calls with a bare "
       "function and no probe, channel or forwarding layer.</p>\n<p><b>Bar</b>: every direct-layer path's p50 within ",
       kHarnessCostBar, "&#215; its raw baseline: <b class=\"", bench_meets_bar(r) ? "" : "over", "\">",
