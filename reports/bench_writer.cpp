@@ -187,7 +187,8 @@ std::string bench_json(const BenchReport& r) {
 
 std::string bench_html(const BenchReport& r) {
   std::string html = str(
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>hostcb bench</title>\n"
+      "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"utf-8\"/>"
+      "<title>hostcb bench</title>\n"
       "<style>body{font-family:sans-serif;margin:24px;color:#222}table{border-collapse:collapse;font-size:12px}"
       "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}th{background:#f4f4f4}td.l{text-align:left}"
       ".over{color:#c0392b;font-weight:bold}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px}"

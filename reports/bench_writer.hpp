@@ -1,5 +1,6 @@
 // hostcb bench's outputs: a console table, versioned JSON, and a self-contained HTML page
-// with the plots drawn as inline SVG (no script, no network).
+// with the plots drawn as inline SVG (no script, no network). The page is also
+// well-formed XML, so the tests can check that every name in it is escaped.
 #pragma once
 #include <string>
 
