@@ -1,5 +1,6 @@
 #include "active_scenario.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -9,6 +10,7 @@ namespace {
 std::atomic<ActiveScenario*> g_active{nullptr};
 std::atomic<std::uint64_t> g_orphans{0};
 std::atomic<std::uint64_t> g_next_thread_token{1};
+std::atomic<bool> g_echo_failures{false};
 constexpr std::int64_t kNoCallback = INT64_MIN;
 thread_local std::int64_t t_callback_launch = kNoCallback;
 }  // namespace
@@ -44,6 +46,8 @@ std::string project_relative(const char* file) {
   return path;
 }
 
+void set_failure_echo(bool on) noexcept { g_echo_failures = on; }
+
 void report_failure(const char* file, int line, const std::string& message) noexcept {
   ActiveScenario* scenario = active_scenario();
   if (!scenario) {
@@ -60,6 +64,11 @@ void report_failure(const char* file, int line, const std::string& message) noex
     failure.file = project_relative(file);
     failure.line = line;
     failure.message = message;
+    if (g_echo_failures.load(std::memory_order_relaxed)) {
+      std::string text = "hostcb failure: [launch " + std::to_string(failure.launch) + "] [" + failure.thread + "] " +
+                         failure.file + ":" + std::to_string(failure.line) + ": " + message + "\n";
+      std::fputs(text.c_str(), stderr);  // one write per line; stderr is unbuffered
+    }
     scenario->channel.push(std::move(failure));
   } catch (...) {
     count_orphan_event();  // could not even build the entry (out of memory)

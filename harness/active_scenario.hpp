@@ -45,6 +45,10 @@ void count_orphan_event() noexcept;
 // enclosing guarded callback or else from the body's current launch. Never throws.
 void report_failure(const char* file, int line, const std::string& message) noexcept;
 
+// Worker mode: also write each failure to stderr as it happens, so that a crash report
+// (the worker's last words) still holds the failures the crash took with it.
+void set_failure_echo(bool on) noexcept;
+
 // The launch number a guarded callback is serving, for report_failure (RAII, per thread).
 class CallbackLaunchScope {
  public:

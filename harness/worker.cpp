@@ -8,6 +8,7 @@
 #include <iostream>
 #include <string>
 
+#include "active_scenario.hpp"
 #include "environment.hpp"
 #include "errors.hpp"
 #include "progress.hpp"
@@ -42,6 +43,7 @@ Result unresolvable(const std::string& id, const std::string& why) {
 int worker_main(const Registry& registry, int device, int events_fd, int progress_fd) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the supervisor
   map_shared_progress(progress_fd);
+  set_failure_echo(true);  // a crash loses the channel, not what went to the supervisor
 
   std::vector<std::string> ids;
   for (std::string line; std::getline(std::cin, line);)

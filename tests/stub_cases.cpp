@@ -19,6 +19,10 @@ namespace {
 void behave(ScenarioRun& run, const std::string& how) {
   Probe& probe = run.make_probe(1, 1);
   run.set_launch(1, 5);
+  if (how == "fail_then_crash") {
+    HOSTCB_EXPECT(how != "fail_then_crash", "a failure the crash must not swallow");
+    raise(SIGSEGV);
+  }
   if (how == "crash") {
     run.set_launch(2, 5);
     std::fprintf(stderr, "stub: about to crash\n");
@@ -67,7 +71,7 @@ void register_stub_cases(Registry& registry) {
   Family stub;
   stub.name = "stub";
   stub.needs_gpu = false;
-  stub.axes = {Axis::choice("behave", {"pass", "fail", "crash", "abort", "exit", "hang", "garbage", "slow"}),
+  stub.axes = {Axis::choice("behave", {"pass", "fail", "crash", "fail_then_crash", "abort", "exit", "hang", "garbage", "slow"}),
                Axis::count("copy", {1}, 100)};
   stub.body = [](ScenarioRun& run) { behave(run, run.param("behave")); };
   registry.add(stub);

@@ -63,6 +63,16 @@ TEST_CASE("a crash mid-run is an error naming the signal, the launch and the wor
   CHECK(results[2].status == Status::passed);  // a new worker took over
 }
 
+TEST_CASE("failures reported before a crash still reach the report", "[supervisor]") {
+  Fixture f;
+  auto plan = f.plan({id("fail_then_crash")});
+  auto results = f.run(plan);
+  INFO(results[0].reason);
+  REQUIRE(results[0].status == Status::error);
+  CHECK(contains(results[0].reason, "hostcb failure: [launch 1] [runner]"));
+  CHECK(contains(results[0].reason, "a failure the crash must not swallow"));
+}
+
 TEST_CASE("a hang past the time limit is killed and reported with its launch, then the run goes on", "[supervisor]") {
   Fixture f;
   f.options.timeout_s = 0.5;
