@@ -136,11 +136,11 @@ ExecutionOptions execution_options(const RunOptions& options) {
 }
 
 // Captures the environment, refusing a device ordinal past the visible ones.
-Environment environment_for(const RunOptions& options, const std::string& command_line) {
-  Environment env = capture_environment(options.device, command_line);
+Environment environment_for(int device, const std::string& command_line) {
+  Environment env = capture_environment(device, command_line);
   env.adapters = loaded_adapters();
-  if (!env.devices.empty() && options.device >= static_cast<int>(env.devices.size()))
-    throw UsageError(str("--device ", options.device, ": only ", env.devices.size(), " device(s) are visible"));
+  if (!env.devices.empty() && device >= static_cast<int>(env.devices.size()))
+    throw UsageError(str("--device ", device, ": only ", env.devices.size(), " device(s) are visible"));
   return env;
 }
 
@@ -156,7 +156,7 @@ int run_command(const Registry& registry, const SelectionOptions& selection, con
 
   RunReport report;
   report.started_utc = utc_now();
-  report.environment = environment_for(options, command_line);
+  report.environment = environment_for(options.device, command_line);
   install_interrupt_handlers();
   ConsoleReporter console;
   auto start = std::chrono::steady_clock::now();
@@ -197,7 +197,7 @@ int self_test_command(const Registry& registry, RunOptions options, const std::s
   std::vector<Scenario> plan = registry.plan(selection);
   if (options.isolation == "none") throw UsageError("self-test needs worker isolation: controls crash and hang");
   ExecutionOptions execution = execution_options(options);
-  Environment env = environment_for(options, command_line);
+  Environment env = environment_for(options.device, command_line);
   install_interrupt_handlers();
   std::size_t done = 0;
   std::vector<Result> results = execute_plan(plan, env, execution, [&](const Result&, std::size_t) {
@@ -228,8 +228,7 @@ struct BenchCliOptions {
 int bench_command(const BenchCliOptions& options, const std::string& command_line) {
   if (!options.json_path.empty()) check_writable(options.json_path, "bench JSON");
   if (!options.html_path.empty()) check_writable(options.html_path, "bench HTML");
-  Environment env = capture_environment(options.bench.device, command_line);
-  env.adapters = loaded_adapters();
+  Environment env = environment_for(options.bench.device, command_line);
   if (!env.gpu_usable) {
     std::cout << "hostcb bench: " << env.gpu_unusable_reason << "\n";
     return kExitNothingRan;
@@ -243,7 +242,7 @@ int bench_command(const BenchCliOptions& options, const std::string& command_lin
 }
 
 int overhead_command(int device, int launches, int rounds) {
-  Environment env = capture_environment(device, "");
+  Environment env = environment_for(device, "");
   if (!env.gpu_usable) {
     std::cout << "hostcb overhead: " << env.gpu_unusable_reason << "\n";
     return kExitNothingRan;
