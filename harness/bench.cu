@@ -150,10 +150,8 @@ class Bench {
     const int per_round = std::max(1, options_.launches / kRounds);
     const int warmup = std::max(1, options_.warmup / 2);
     const std::uint64_t launches_per_arm = static_cast<std::uint64_t>(2 * warmup + 2 * per_round * kRounds);
-    ActiveScenario active("bench/" + spec.path);
-    ScenarioActivation activation(active);
-    Probe probe(spec.sites, launches_per_arm);
-    active.probe.store(&probe);
+    ArmedProbe armed("bench/" + spec.path, spec.sites, launches_per_arm);
+    Probe& probe = armed.probe();
     Arm measured, baseline;
     std::vector<std::unique_ptr<void, void (*)(void*)>> keep;
     spec.build(measured, baseline, probe, keep);
@@ -172,7 +170,7 @@ class Bench {
     }
     HOSTCB_CUDA(cudaDeviceSynchronize());
     for (const auto& problem : probe.verify()) report_.problems.push_back(spec.path + " (" + api_name + "): " + problem);
-    for (const auto& failure : active.channel.drain().kept) report_.problems.push_back(failure.message);
+    for (const auto& failure : armed.channel().drain().kept) report_.problems.push_back(failure.message);
     PathResult result;
     result.path = spec.path;
     result.api = api_name;
@@ -320,10 +318,8 @@ void run_series(BenchReport& report, bool quick) {
   Series chain{"chain", "host nodes in a chain", "us per node"};
   for (std::size_t k : quick ? std::vector<std::size_t>{1, 10, 100} : std::vector<std::size_t>{1, 10, 100, 1000, 10000}) {
     int n = static_cast<int>(std::max<std::size_t>(5, 20000 / k));
-    ActiveScenario active("bench/series/chain");
-    ScenarioActivation activation(active);
-    Probe probe(k, static_cast<std::uint64_t>(n + 1));
-    active.probe.store(&probe);
+    ArmedProbe armed("bench/series/chain", k, static_cast<std::uint64_t>(n + 1));
+    Probe& probe = armed.probe();
     Graph measured = host_node_graph(api, direct, k, true, [](std::size_t) { return Probe::host_fn(); },
                                      [&](std::size_t i) { return probe.user_data(i); });
     Graph raw = host_node_graph(api, direct, k, true, [](std::size_t) -> HostFn { return bare_nothing; },
@@ -340,10 +336,8 @@ void run_series(BenchReport& report, bool quick) {
   Series streams{"streams", "streams, each replaying its own one-host-node graph", "us per launch"};
   for (int s : quick ? std::vector<int>{1, 4} : std::vector<int>{1, 2, 4, 8, 16, 32, 64}) {
     const int n = quick ? 20 : 200;
-    ActiveScenario active("bench/series/streams");
-    ScenarioActivation activation(active);
-    Probe probe(static_cast<std::size_t>(s), static_cast<std::uint64_t>(n));
-    active.probe.store(&probe);
+    ArmedProbe armed("bench/series/streams", static_cast<std::size_t>(s), static_cast<std::uint64_t>(n));
+    Probe& probe = armed.probe();
     std::vector<Stream> lanes;
     std::vector<GraphExec> measured, raw;
     for (int i = 0; i < s; ++i) {

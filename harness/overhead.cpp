@@ -39,10 +39,8 @@ OverheadReport measure_overhead(int device, int launches_per_round, int rounds) 
   // Every launch below (warm-up included) calls the probe once.
   const std::uint64_t probe_calls = 2ull * (rounds + 1) * launches_per_round;
 
-  ActiveScenario active("overhead");
-  ScenarioActivation activation(active);
-  Probe probe(1, probe_calls);
-  active.probe.store(&probe);
+  ArmedProbe armed("overhead", 1, probe_calls);
+  Probe& probe = armed.probe();
   std::atomic<std::uint64_t> bare_calls{0};
 
   Stream stream = make_stream();
@@ -75,7 +73,7 @@ OverheadReport measure_overhead(int device, int launches_per_round, int rounds) 
   if (bare_calls.load() != probe_calls)
     report.problems.push_back("the bare host function was called " + std::to_string(bare_calls.load()) +
                               " times; expected " + std::to_string(probe_calls));
-  for (auto& failure : active.channel.drain().kept) report.problems.push_back(failure.message);
+  for (auto& failure : armed.channel().drain().kept) report.problems.push_back(failure.message);
   return report;
 }
 

@@ -90,4 +90,25 @@ class Probe {
   int expected_status_ = 0;
 };
 
+// A probe armed outside the runner (bench, overhead): it activates a scenario of its own
+// for its lifetime, in the one safe order, and disarms before the probe goes.
+class ArmedProbe {
+ public:
+  ArmedProbe(std::string scenario_id, std::size_t sites, std::uint64_t calls_per_site)
+      : active_(std::move(scenario_id)), activation_(active_), probe_(sites, calls_per_site) {
+    active_.probe.store(&probe_, std::memory_order_release);
+  }
+  ~ArmedProbe() { active_.probe.store(nullptr, std::memory_order_release); }
+  ArmedProbe(const ArmedProbe&) = delete;
+  ArmedProbe& operator=(const ArmedProbe&) = delete;
+
+  Probe& probe() { return probe_; }
+  FailureChannel& channel() { return active_.channel; }
+
+ private:
+  ActiveScenario active_;
+  ScenarioActivation activation_;
+  Probe probe_;
+};
+
 }  // namespace hostcb

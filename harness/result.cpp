@@ -36,6 +36,8 @@ Counts count_results(const std::vector<Result>& results) {
   return counts;
 }
 
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
 std::string describe_failure(const Failure& failure) {
   std::string text;
   if (failure.launch >= 0) text += str("[launch ", failure.launch, "] ");

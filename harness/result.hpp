@@ -38,6 +38,8 @@ struct RunReport {
   std::vector<Result> results;
 };
 
+// Text up to its first newline (report headlines: JUnit message attributes, tables).
+std::string first_line(const std::string& text);
 // One failure as reports show it: "[launch 2] [callback#3] file:line: message".
 std::string describe_failure(const Failure& failure);
 // Every failure of a result, one per line, with the dropped count last.

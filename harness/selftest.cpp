@@ -7,7 +7,6 @@
 namespace hostcb {
 
 namespace {
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 std::string what_it_said(const Result& r) {
   if (!r.reason.empty()) return first_line(r.reason);

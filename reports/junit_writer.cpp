@@ -23,7 +23,6 @@ std::string case_name(const Result& result) {
   return result.id;
 }
 
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 struct Suite {
   std::string name;
