@@ -14,8 +14,9 @@ namespace {
 std::atomic<const DriverApi*> g_loaded{nullptr};
 
 // `abi_version` selects the ABI the PFN type was written for (its _vNNNNN suffix).
+// Loads `symbol` into `out`; with `optional`, a driver without it leaves nullptr.
 template <class Fn>
-void load(Fn& out, const char* symbol, unsigned abi_version) {
+void load(Fn& out, const char* symbol, unsigned abi_version, bool optional = false) {
   void* fn = nullptr;
   cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
 #if CUDART_VERSION >= 12050
@@ -24,6 +25,7 @@ void load(Fn& out, const char* symbol, unsigned abi_version) {
   (void)abi_version;  // before 12.5 the query returns the ABI of the toolkit's headers
   HOSTCB_CUDA(cudaGetDriverEntryPoint(symbol, &fn, cudaEnableDefault, &found));
 #endif
+  if ((found != cudaDriverEntryPointSuccess || fn == nullptr) && optional) return;
   if (found != cudaDriverEntryPointSuccess || fn == nullptr) {
     const char* why = found == cudaDriverEntryPointVersionNotSufficent ? "cudaDriverEntryPointVersionNotSufficent"
                                                                        : "cudaDriverEntryPointSymbolNotFound";
@@ -33,6 +35,11 @@ void load(Fn& out, const char* symbol, unsigned abi_version) {
   out = reinterpret_cast<Fn>(fn);
 }
 }  // namespace
+
+void throw_missing_entry(const char* symbol) {
+  throw CudaError(str("driver entry point ", symbol), static_cast<int>(cudaDriverEntryPointSymbolNotFound),
+                  "not provided by this driver", HOSTCB_HERE);
+}
 
 const DriverApi* loaded_driver_api() noexcept { return g_loaded.load(std::memory_order_acquire); }
 
@@ -57,6 +64,25 @@ const DriverApi& driver_api() {
   load(table.cuStreamGetCaptureInfo, "cuStreamGetCaptureInfo", 11030);
   load(table.cuUserObjectCreate, "cuUserObjectCreate", 11030);
   load(table.cuGraphRetainUserObject, "cuGraphRetainUserObject", 11030);
+  load(table.cuCtxGetCurrent, "cuCtxGetCurrent", 4000);
+  load(table.cuEventRecord, "cuEventRecord", 2000);
+  load(table.cuStreamWaitEvent, "cuStreamWaitEvent", 3020);
+  load(table.cuGraphAddKernelNode, "cuGraphAddKernelNode", 10000);
+  load(table.cuGraphAddMemcpyNode, "cuGraphAddMemcpyNode", 10000);
+  load(table.cuGraphAddChildGraphNode, "cuGraphAddChildGraphNode", 10000);
+  load(table.cuGraphClone, "cuGraphClone", 10000);
+  load(table.cuGraphHostNodeSetParams, "cuGraphHostNodeSetParams", 10000);
+  load(table.cuGraphExecHostNodeSetParams, "cuGraphExecHostNodeSetParams", 10020);
+  load(table.cuGraphUpload, "cuGraphUpload", 11010);
+#if CUDA_VERSION >= 12000
+  load(table.cuGraphExecUpdate, "cuGraphExecUpdate", 12000, true);
+  load(table.cuGraphInstantiateWithParams, "cuGraphInstantiateWithParams", 12000, true);
+#endif
+#if CUDA_VERSION >= 12030
+  load(table.cuStreamBeginCaptureToGraph, "cuStreamBeginCaptureToGraph", 12030, true);
+  load(table.cuGraphConditionalHandleCreate, "cuGraphConditionalHandleCreate", 12030, true);
+  load(table.cuGraphAddNode, "cuGraphAddNode", 12020, true);
+#endif
   g_loaded.store(&table, std::memory_order_release);
   return table;
 }

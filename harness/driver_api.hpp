@@ -22,11 +22,43 @@ struct DriverApi {
   PFN_cuStreamGetCaptureInfo_v11030 cuStreamGetCaptureInfo = nullptr;
   PFN_cuUserObjectCreate_v11030 cuUserObjectCreate = nullptr;
   PFN_cuGraphRetainUserObject_v11030 cuGraphRetainUserObject = nullptr;
+  PFN_cuCtxGetCurrent_v4000 cuCtxGetCurrent = nullptr;
+  PFN_cuEventRecord_v2000 cuEventRecord = nullptr;
+  PFN_cuStreamWaitEvent_v3020 cuStreamWaitEvent = nullptr;
+  PFN_cuGraphAddKernelNode_v10000 cuGraphAddKernelNode = nullptr;
+  PFN_cuGraphAddMemcpyNode_v10000 cuGraphAddMemcpyNode = nullptr;
+  PFN_cuGraphAddChildGraphNode_v10000 cuGraphAddChildGraphNode = nullptr;
+  PFN_cuGraphClone_v10000 cuGraphClone = nullptr;
+  PFN_cuGraphHostNodeSetParams_v10000 cuGraphHostNodeSetParams = nullptr;
+  PFN_cuGraphExecHostNodeSetParams_v10020 cuGraphExecHostNodeSetParams = nullptr;
+  PFN_cuGraphUpload_v11010 cuGraphUpload = nullptr;
+
+  // Newer than the oldest driver hostcb supports: nullptr when this driver lacks them.
+  // Scenarios that use them declare the driver version they need (family.hpp), so a
+  // missing entry is skipped before it is called.
+#if CUDA_VERSION >= 12000
+  PFN_cuGraphExecUpdate_v12000 cuGraphExecUpdate = nullptr;
+  PFN_cuGraphInstantiateWithParams_v12000 cuGraphInstantiateWithParams = nullptr;
+#endif
+#if CUDA_VERSION >= 12030
+  PFN_cuStreamBeginCaptureToGraph_v12030 cuStreamBeginCaptureToGraph = nullptr;
+  PFN_cuGraphConditionalHandleCreate_v12030 cuGraphConditionalHandleCreate = nullptr;
+  PFN_cuGraphAddNode_v12020 cuGraphAddNode = nullptr;  // the form without edge data
+#endif
 };
 
 // Loads every entry on first use (thread-safe). Throws CudaError naming the symbol that
 // the driver could not provide.
 const DriverApi& driver_api();
+[[noreturn]] void throw_missing_entry(const char* symbol);
+
+// Returns an optional entry (one that may be nullptr), or throws CudaError naming it.
+template <class Fn>
+Fn require_entry(Fn fn, const char* symbol) {
+  if (!fn) throw_missing_entry(symbol);
+  return fn;
+}
+
 // The table if already loaded, else nullptr; never loads (used for error names).
 const DriverApi* loaded_driver_api() noexcept;
 
