@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "cases.hpp"
+#include "contract_checks.hpp"
 #include "errors.hpp"
 #include "scenario_run.hpp"
 
@@ -86,9 +87,10 @@ bool is_wrapper_defect(const std::string& fault) {
   return fault == "skips_every_other" || fault == "runs_twice" || fault == "wrong_user_data";
 }
 
-void callback_fault_body(ScenarioRun& run) {
+}  // namespace
+
+void run_callback_fault(ScenarioRun& run, const std::string& fault) {
   const GraphApi& api = run.api();
-  const std::string fault = run.param("fault");
   Probe& probe = run.make_probe(1, kLaunches);
   Stream stream = make_stream();
   cudaStream_t raw_stream = stream.get();
@@ -122,6 +124,8 @@ void callback_fault_body(ScenarioRun& run) {
   }
 }
 
+namespace {
+
 std::optional<ExpectedVerdict> verdict_for(const Params& p) {
   const std::string& fault = p.get("fault");
   if (fault == "throws") return ExpectedVerdict{{Status::failed}, "injected exception on launch 2"};
@@ -145,7 +149,7 @@ Family callback_fault_family() {
       Axis::choice("fault", {"throws", "fails_expectation", "calls_cuda", "blocks", "crashes", "skips_every_other",
                              "runs_twice", "wrong_user_data"}),
   };
-  family.body = callback_fault_body;
+  family.body = [](ScenarioRun& run) { run_callback_fault(run, run.param("fault")); };
   family.control = verdict_for;
   family.timeout_s = 5;  // `blocks` must time out quickly; the others take milliseconds
   return family;

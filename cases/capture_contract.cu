@@ -4,6 +4,7 @@
 // does about it is data below (measured on driver 580.159.04, ../shared/cuda-facts.md);
 // a driver that behaves differently fails here, printing expected and observed codes.
 #include "cases.hpp"
+#include "contract_checks.hpp"
 #include "errors.hpp"
 #include "scenario_run.hpp"
 
@@ -31,14 +32,16 @@ const char* capture_status_name(int status) {
   }
 }
 
-void capture_contract_body(ScenarioRun& run) {
+}  // namespace
+
+void check_stream_callback_in_capture(ScenarioRun& run, CaptureMode mode) {
   const GraphApi& api = run.api();
   const CaptureContract& want = kStreamCallbackDuringCapture;
 
   // The callback must never run: it was rejected.
   Probe& probe = run.make_probe(1, 0);
   Stream stream = make_stream();
-  api.begin_capture(stream.get(), parse_capture_mode(run.param("mode")));
+  api.begin_capture(stream.get(), mode);
   ApiResult enqueue = api.try_add_stream_callback(stream.get(), probe.user_data(0));
   int status_after = api.capture_status(stream.get());
   Graph graph;
@@ -60,8 +63,6 @@ void capture_contract_body(ScenarioRun& run) {
   if (api.capture_status(stream.get()) == 0) api.synchronize(stream.get());
 }
 
-}  // namespace
-
 Family capture_contract_family() {
   Family family;
   family.name = "capture_contract";
@@ -70,7 +71,7 @@ Family capture_contract_family() {
       Axis::choice("api", {"driver", "runtime"}),
       Axis::choice("mode", {"global", "thread_local", "relaxed"}),
   };
-  family.body = capture_contract_body;
+  family.body = [](ScenarioRun& run) { check_stream_callback_in_capture(run, parse_capture_mode(run.param("mode"))); };
   return family;
 }
 

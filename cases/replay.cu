@@ -7,37 +7,17 @@
 // sync=each the stream is synchronized after every launch and the count must have grown
 // by exactly 2. forward=oneshot with 2 or more launches is the shipped bug: a known-bad
 // control that must end failed or error (usually SIGSEGV on launch 2).
-#include <cstring>
-
-#include "wait.hpp"
-
 #include "cases.hpp"
 #include "errors.hpp"
+#include "host_chain.hpp"
 #include "scenario_run.hpp"
+#include "wait.hpp"
 
 namespace hostcb::cases {
 
 namespace {
 
 constexpr std::size_t kHostFunctions = 2;
-
-Graph build_graph(ScenarioRun& run, Probe& probe, cudaStream_t stream) {
-  const GraphApi& api = run.api();
-  Forwarder& forward = run.forward();
-  const std::string& build = run.param("build");
-  if (build == "node") {
-    Graph graph = api.create_graph();
-    std::vector<cudaGraphNode_t> previous;
-    for (std::size_t i = 0; i < kHostFunctions; ++i)
-      previous = {forward.add_host_node(api, graph.get(), previous, Probe::host_fn(), probe.user_data(i))};
-    return graph;
-  }
-  CaptureMode mode = parse_capture_mode(build.substr(std::strlen("capture_")));
-  return capture_graph(api, stream, mode, [&] {
-    for (std::size_t i = 0; i < kHostFunctions; ++i)
-      forward.launch_host_func(api, stream, Probe::host_fn(), probe.user_data(i));
-  });
-}
 
 void replay_body(ScenarioRun& run) {
   const GraphApi& api = run.api();
@@ -49,7 +29,7 @@ void replay_body(ScenarioRun& run) {
   Probe& probe = run.make_probe(kHostFunctions, static_cast<std::uint64_t>(replays));
   probe.expect_in_order();
   Stream stream = make_stream();
-  Graph graph = build_graph(run, probe, stream.get());
+  Graph graph = build_host_chain(run, stream.get(), run.param("build"), 0, kHostFunctions);
 
   GraphShape shape = graph_shape(graph.get());
   HOSTCB_EXPECT(shape.nodes == kHostFunctions && shape.host_nodes == kHostFunctions,

@@ -75,13 +75,28 @@ std::string utc_now() {
   return text;
 }
 
+// "needs CUDA 12.4+ runtime and driver, 2 devices"; empty when nothing beyond a GPU.
+std::string describe_requirements(const Requirements& needs) {
+  std::vector<std::string> parts;
+  if (needs.min_runtime) parts.push_back("runtime " + cuda_version_string(needs.min_runtime) + "+");
+  if (needs.min_driver) parts.push_back("driver for CUDA " + cuda_version_string(needs.min_driver) + "+");
+  if (needs.min_devices > 1) parts.push_back(str(needs.min_devices, " devices"));
+  if (parts.empty()) return "";
+  std::string text = "needs ";
+  for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + parts[i];
+  return text;
+}
+
 int list_command(const Registry& registry, const SelectionOptions& selection, const std::string& format) {
   std::vector<Scenario> plan = make_plan(registry, selection);
   if (format == "text") {
     for (const auto& s : plan) {
       std::cout << s.id;
       if (s.control) std::cout << "\t(known-bad control: must end " << s.control->describe() << ")";
-      if (!s.excluded_reason.empty()) std::cout << "\t(excluded: " << s.excluded_reason << ")";
+      if (!s.excluded_reason.empty())
+        std::cout << "\t(excluded: " << s.excluded_reason << ")";
+      else if (std::string needs = describe_requirements(s.requirements); !needs.empty())
+        std::cout << "\t(" << needs << ")";
       std::cout << "\n";
     }
     return kExitPassed;
@@ -105,7 +120,10 @@ int list_command(const Registry& registry, const SelectionOptions& selection, co
                          {"family", s.family->name},
                          {"params", params},
                          {"control", s.control ? nlohmann::ordered_json(s.control->describe()) : nullptr},
-                         {"excluded", s.excluded_reason}});
+                         {"excluded", s.excluded_reason},
+                         {"min_runtime", s.requirements.min_runtime},
+                         {"min_driver", s.requirements.min_driver},
+                         {"min_devices", s.requirements.min_devices}});
   }
   nlohmann::ordered_json doc = {
       {"format", "hostcb-list"}, {"format_version", 1}, {"families", families}, {"scenarios", scenarios}};
@@ -116,7 +134,7 @@ int list_command(const Registry& registry, const SelectionOptions& selection, co
 struct RunOptions {
   std::string junit_path;
   std::string json_path;
-  int device = 0;
+  std::string device = "0";  // an ordinal, or "all"
   std::string isolation = "worker";
   double timeout_s = 120;
   std::vector<std::string> adapters;  // --adapter PATH[@OPTIONS]
@@ -126,7 +144,6 @@ ExecutionOptions execution_options(const RunOptions& options) {
   ExecutionOptions execution;
   execution.isolation = parse_isolation(options.isolation);
   execution.timeout_s = options.timeout_s;
-  execution.device = options.device;
   execution.worker_command = {"/proc/self/exe", "worker"};
   for (const auto& spec : options.adapters) {  // workers load the same layers
     execution.worker_command.push_back("--adapter");
@@ -134,6 +151,18 @@ ExecutionOptions execution_options(const RunOptions& options) {
   }
   return execution;
 }
+
+// The devices `--device` names: one ordinal, or every visible one for "all" (device 0
+// when none is visible, so that every scenario is skipped with the reason).
+std::vector<int> devices_for(const std::string& spec, const Environment& env) {
+  if (spec != "all") return {std::stoi(spec)};
+  std::vector<int> all;
+  for (const auto& d : env.devices) all.push_back(d.ordinal);
+  if (all.empty()) all.push_back(0);
+  return all;
+}
+
+int first_device(const std::string& spec) { return spec == "all" ? 0 : std::stoi(spec); }
 
 // Captures the environment, refusing a device ordinal past the visible ones.
 Environment environment_for(int device, const std::string& command_line) {
@@ -156,12 +185,26 @@ int run_command(const Registry& registry, const SelectionOptions& selection, con
 
   RunReport report;
   report.started_utc = utc_now();
-  report.environment = environment_for(options.device, command_line);
+  report.environment = environment_for(first_device(options.device), command_line);
+  const std::vector<int> devices = devices_for(options.device, report.environment);
+  const bool several = options.device == "all";
+  if (several) report.environment.selected_device = kAllDevices;
   install_interrupt_handlers();
   ConsoleReporter console;
   auto start = std::chrono::steady_clock::now();
-  report.results = execute_plan(plan, report.environment, execution,
-                                [&](const Result& r, std::size_t i) { console.on_result(r, i, plan.size()); });
+  const std::size_t total = plan.size() * devices.size();
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    Environment on_device = report.environment;
+    on_device.selected_device = execution.device = devices[d];
+    const std::size_t offset = d * plan.size();
+    std::vector<Result> results = execute_plan(plan, on_device, execution, [&](const Result& r, std::size_t i) {
+      console.on_result(r, offset + i, total);
+    });
+    for (auto& r : results) {
+      if (several) r.device = devices[d];
+      report.results.push_back(std::move(r));
+    }
+  }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (orphan_events())
     console.error(str(orphan_events(), " callback event(s) arrived while no scenario was active: a host function "
@@ -197,7 +240,9 @@ int self_test_command(const Registry& registry, RunOptions options, const std::s
   std::vector<Scenario> plan = registry.plan(selection);
   if (options.isolation == "none") throw UsageError("self-test needs worker isolation: controls crash and hang");
   ExecutionOptions execution = execution_options(options);
-  Environment env = environment_for(options.device, command_line);
+  if (options.device == "all") throw UsageError("self-test runs on one device: give --device N");
+  Environment env = environment_for(first_device(options.device), command_line);
+  execution.device = env.selected_device;
   install_interrupt_handlers();
   std::size_t done = 0;
   std::vector<Result> results = execute_plan(plan, env, execution, [&](const Result&, std::size_t) {
@@ -278,7 +323,16 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
   add_selection_options(run, selection);
   run->add_option("--junit", run_options.junit_path, "write JUnit XML here (atomically)");
   run->add_option("--json", run_options.json_path, "write versioned JSON results here (atomically)");
-  run->add_option("--device,-d", run_options.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber)
+  run->add_option("--device,-d", run_options.device,
+                   "CUDA device ordinal, or 'all': the whole selection on every visible device in turn")
+      ->check(CLI::Validator(
+          [](const std::string& value) -> std::string {
+            if (value == "all" || (!value.empty() && value.size() < 6 &&
+                                   value.find_first_not_of("0123456789") == std::string::npos))
+              return "";
+            return "'" + value + "' is neither a device ordinal (0, 1, ...) nor 'all'";
+          },
+          "ORDINAL|all"))
       ->capture_default_str();
   auto add_adapter_option = [&](CLI::App* command) {
     command->add_option("--adapter", run_options.adapters,

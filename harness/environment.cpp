@@ -86,7 +86,7 @@ std::vector<std::pair<std::string, std::string>> environment_properties(const En
       {"cuda.driver_version", str(env.driver_version, " (", cuda_version_string(env.driver_version), ")")},
       {"cuda.runtime_version", str(env.runtime_version, " (", cuda_version_string(env.runtime_version), ")")},
       {"cuda.toolkit_version", str(env.toolkit_version, " (", cuda_version_string(env.toolkit_version), ")")},
-      {"device.selected", std::to_string(env.selected_device)},
+      {"device.selected", env.selected_device == kAllDevices ? "all" : std::to_string(env.selected_device)},
   };
   for (const auto& d : env.devices) {
     std::string prefix = str("device.", d.ordinal, ".");

@@ -20,6 +20,8 @@ struct AdapterInfo {
   std::string describe;  // what the adapter says it drives, with versions
 };
 
+inline constexpr int kAllDevices = -1;
+
 struct Environment {
   std::string hostcb_version;
   std::string git_revision;
@@ -29,7 +31,7 @@ struct Environment {
   int driver_version = 0;   // cudaDriverGetVersion: 0 when there is no driver
   int runtime_version = 0;  // cudaRuntimeGetVersion (static cudart: the toolkit's)
   int toolkit_version = 0;  // CUDART_VERSION the binary was compiled with
-  int selected_device = 0;
+  int selected_device = 0;  // kAllDevices with --device all
   std::vector<DeviceInfo> devices;
   bool gpu_usable = false;
   std::string gpu_unusable_reason;  // the skip reason for every GPU scenario when not usable

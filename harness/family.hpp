@@ -12,6 +12,14 @@ namespace hostcb {
 
 class ScenarioRun;
 
+// What a scenario needs beyond a usable GPU. Below it, the scenario is skipped with the
+// reason ("needs ..."), never failed and never left out of the list.
+struct Requirements {
+  int min_runtime = 0;  // CUDA runtime, e.g. 12040 for 12.4 (with static cudart: the toolkit built with)
+  int min_driver = 0;   // what the driver supports (cudaDriverGetVersion), e.g. 12040
+  int min_devices = 1;  // visible CUDA devices
+};
+
 struct Family {
   std::string name;
   std::string summary;  // one line, shown by `hostcb list --format json` and in docs
@@ -32,6 +40,8 @@ struct Family {
   bool fresh_process = false;
   // The scenario's own time limit in seconds; 0 takes the run's (--timeout).
   double timeout_s = 0;
+  // Versions and devices a combination needs; unset: none beyond a GPU.
+  std::function<Requirements(const Params&)> requirements;
 };
 
 // One planned scenario: a family with one value per axis.
@@ -41,6 +51,7 @@ struct Scenario {
   Params params;
   std::string excluded_reason;  // empty unless the combination cannot exist
   std::optional<ExpectedVerdict> control;  // set for a known-bad control
+  Requirements requirements;
 };
 
 }  // namespace hostcb

@@ -46,10 +46,11 @@ static void check_overrides(const std::vector<Family>& families, const std::vect
 }
 
 Scenario Registry::make_scenario(const Family& family, Params params) const {
-  Scenario scenario{scenario_id(family.name, params), &family, std::move(params), {}, std::nullopt};
+  Scenario scenario{scenario_id(family.name, params), &family, std::move(params), {}, std::nullopt, {}};
   if (family.excluded)
     if (auto reason = family.excluded(scenario.params)) scenario.excluded_reason = *reason;
   if (family.control) scenario.control = family.control(scenario.params);
+  if (family.requirements) scenario.requirements = family.requirements(scenario.params);
   return scenario;
 }
 

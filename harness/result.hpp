@@ -22,6 +22,7 @@ struct Result {
   std::uint64_t failures_dropped = 0;  // beyond the channel's bound: counted, not kept
   double seconds = 0;
   std::vector<std::pair<std::string, std::string>> properties;
+  int device = -1;  // the device it ran on when one run covered several (--device all)
 };
 
 struct Counts {

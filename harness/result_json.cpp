@@ -24,7 +24,8 @@ nlohmann::ordered_json result_to_json(const Result& r) {
           {"seconds", r.seconds},
           {"failures", failures},
           {"failures_dropped", r.failures_dropped},
-          {"properties", properties}};
+          {"properties", properties},
+          {"device", r.device < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.device)}};
 }
 
 Status status_from_name(const std::string& name) {
@@ -46,6 +47,7 @@ Result result_from_json(const nlohmann::ordered_json& j) {
                           f.at("file").get<std::string>(), f.at("line").get<int>(), f.at("message").get<std::string>()});
   r.failures_dropped = j.at("failures_dropped").get<std::uint64_t>();
   for (const auto& [name, value] : j.at("properties").items()) r.properties.emplace_back(name, value.get<std::string>());
+  if (j.contains("device") && !j.at("device").is_null()) r.device = j.at("device").get<int>();
   return r;
 }
 

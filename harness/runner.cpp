@@ -27,10 +27,25 @@ std::string Runner::prepare_device() {
   return device_error_;
 }
 
+std::string unmet_requirement(const Requirements& needs, const Environment& env) {
+  if (env.runtime_version < needs.min_runtime)
+    return str("needs CUDA runtime ", cuda_version_string(needs.min_runtime), " or newer; this binary's is ",
+               cuda_version_string(env.runtime_version));
+  if (!env.gpu_usable) return "";  // the GPU reason below says more than a version would
+  if (env.driver_version < needs.min_driver)
+    return str("needs a driver supporting CUDA ", cuda_version_string(needs.min_driver), " or newer; this one supports ",
+               cuda_version_string(env.driver_version));
+  if (static_cast<int>(env.devices.size()) < needs.min_devices)
+    return str("needs ", needs.min_devices, " CUDA devices; ", env.devices.size(), " visible");
+  return "";
+}
+
 std::optional<Result> result_without_running(const Scenario& scenario, const Environment& env) {
   std::string reason;
   if (!scenario.excluded_reason.empty())
     reason = "excluded: " + scenario.excluded_reason;
+  else if (std::string unmet = unmet_requirement(scenario.requirements, env); !unmet.empty())
+    reason = unmet;
   else if (scenario.family->needs_gpu && !env.gpu_usable)
     reason = env.gpu_unusable_reason;
   else

@@ -30,6 +30,10 @@ class Runner {
 // that is not there); nullopt when it must run.
 std::optional<Result> result_without_running(const Scenario& scenario, const Environment& env);
 
+// Why `env` falls short of `needs` ("needs CUDA runtime 12.4 or newer; ..."); empty if it
+// does not. Driver and device needs are judged only where a GPU is usable.
+std::string unmet_requirement(const Requirements& needs, const Environment& env);
+
 // The verdict from what a scenario left behind: an error outranks failures, failures
 // outrank a pass; a scenario that checked nothing is an error, never a pass.
 Status judge(bool body_error, bool made_probe, std::size_t failures);

@@ -25,7 +25,8 @@ nlohmann::ordered_json environment_json(const Environment& env) {
           {"driver_version", env.driver_version},
           {"runtime_version", env.runtime_version},
           {"toolkit_version", env.toolkit_version},
-          {"selected_device", env.selected_device},
+          {"selected_device", env.selected_device == kAllDevices ? nlohmann::ordered_json("all")
+                                                                 : nlohmann::ordered_json(env.selected_device)},
           {"devices", devices},
           {"gpu_usable", env.gpu_usable},
           {"gpu_unusable_reason", env.gpu_unusable_reason},

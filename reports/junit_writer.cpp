@@ -31,13 +31,17 @@ struct Suite {
   double seconds = 0;
 };
 
+// The suite and class a result belongs to: its family, and the device when one run
+// covered several ("replay@device1"), so that every testcase stays unique.
+std::string suite_name(const Result& r) { return r.device < 0 ? r.family : str(r.family, "@device", r.device); }
+
 void write_counts(std::string& out, const Counts& counts, double seconds) {
   out += str(" tests=\"", counts.total(), "\" failures=\"", counts.failed, "\" errors=\"", counts.error,
              "\" skipped=\"", counts.skipped, "\" time=\"", seconds3(seconds), "\"");
 }
 
 void write_case(std::string& out, const Result& r) {
-  out += str("    <testcase classname=\"", xml_attribute(r.family), "\" name=\"", xml_attribute(case_name(r)),
+  out += str("    <testcase classname=\"", xml_attribute(suite_name(r)), "\" name=\"", xml_attribute(case_name(r)),
              "\" time=\"", seconds3(r.seconds), "\">\n");
   if (!r.properties.empty()) {
     out += "      <properties>\n";
@@ -71,8 +75,8 @@ std::string junit_xml(const RunReport& report) {
   std::vector<Suite> suites;
   std::map<std::string, std::size_t> index;
   for (const auto& r : report.results) {
-    auto [it, fresh] = index.emplace(r.family, suites.size());
-    if (fresh) suites.push_back(Suite{r.family, {}, {}, 0});
+    auto [it, fresh] = index.emplace(suite_name(r), suites.size());
+    if (fresh) suites.push_back(Suite{suite_name(r), {}, {}, 0});
     Suite& suite = suites[it->second];
     suite.cases.push_back(&r);
     suite.counts.add(r.status);

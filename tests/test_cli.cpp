@@ -35,7 +35,9 @@ std::size_t lines(const std::string& text) {
 TEST_CASE("list prints every scenario id, one per line", "[cli]") {
   CliResult r = cli({"list"});
   CHECK(r.code == kExitPassed);
-  CHECK(lines(r.out) == 144 + 2 + 6 + 6 + 8);
+  // replay, ordering, lifetime, update, topology, concurrency, contracts, multi_gpu,
+  // callback_fault, stream_callback, capture_contract, device_fault
+  CHECK(lines(r.out) == 144 + 32 + 60 + 48 + 48 + 32 + 10 + 12 + 2 + 6 + 6 + 8);
   CHECK(contains(r.out, "replay/api=driver/forward=direct/build=capture_global/replays=5/sync=each\n"));
   CHECK(contains(r.out, "capture_contract/api=runtime/mode=relaxed\n"));
   CHECK_FALSE(contains(r.out, "fault=crashes"));

@@ -95,3 +95,19 @@ TEST_CASE("suite and top-level counts add up", "[junit]") {
   CHECK(contains(xml, R"(<testsuite name="stream_callback" tests="2" failures="0" errors="1" skipped="1")"));
   CHECK(contains(xml, R"(<property name="device.0.name" value="NVIDIA H200"/>)"));
 }
+
+TEST_CASE("a run over several devices keeps every testcase unique: one suite per family and device", "[junit]") {
+  RunReport report = sample_report();
+  report.environment.selected_device = kAllDevices;
+  RunReport second = sample_report();
+  for (auto& r : report.results) r.device = 0;
+  for (auto& r : second.results) {
+    r.device = 1;
+    report.results.push_back(r);
+  }
+  std::string xml = junit_xml(report);
+  CHECK(contains(xml, R"(<testsuite name="replay@device0" tests="2")"));
+  CHECK(contains(xml, R"(<testsuite name="replay@device1" tests="2")"));
+  CHECK(contains(xml, R"(<testcase classname="replay@device1" name="api=driver/replays=5")"));
+  CHECK(contains(xml, R"(<property name="device.selected" value="all"/>)"));
+}

@@ -12,7 +12,7 @@ Scenario cpu_scenario(Family& family, std::function<void(ScenarioRun&)> body) {
   family.name = "cpu";
   family.needs_gpu = false;
   family.body = std::move(body);
-  return Scenario{"cpu/x=1", &family, {}, {}, std::nullopt};
+  return Scenario{"cpu/x=1", &family, {}, {}, std::nullopt, {}};
 }
 Environment no_gpu() {
   Environment env;
@@ -102,4 +102,50 @@ TEST_CASE("excluded combinations are skipped as excluded", "[runner]") {
   Result r = runner.run(s);
   CHECK(r.status == Status::skipped);
   CHECK(r.reason == "excluded: no such thing");
+}
+
+TEST_CASE("a scenario below its version or device needs is skipped with the reason, whatever else holds", "[runner]") {
+  Family family;
+  family.name = "cpu";
+  family.needs_gpu = true;
+  Scenario scenario{"cpu/x=1", &family, {}, {}, std::nullopt, {}};
+  Environment env;
+  env.runtime_version = 12060;
+  env.driver_version = 12020;
+  env.gpu_usable = true;
+  env.devices.push_back(DeviceInfo{});
+
+  SECTION("runtime too old, judged even without a GPU") {
+    scenario.requirements.min_runtime = 12080;
+    env.gpu_usable = false;
+    env.gpu_unusable_reason = "no usable CUDA device: test";
+    auto r = result_without_running(scenario, env);
+    REQUIRE(r);
+    CHECK(r->status == Status::skipped);
+    CHECK(r->reason == "needs CUDA runtime 12.8 or newer; this binary's is 12.6");
+  }
+  SECTION("driver too old") {
+    scenario.requirements.min_driver = 12040;
+    auto r = result_without_running(scenario, env);
+    REQUIRE(r);
+    CHECK(r->reason == "needs a driver supporting CUDA 12.4 or newer; this one supports 12.2");
+  }
+  SECTION("too few devices") {
+    scenario.requirements.min_devices = 2;
+    auto r = result_without_running(scenario, env);
+    REQUIRE(r);
+    CHECK(r->reason == "needs 2 CUDA devices; 1 visible");
+  }
+  SECTION("needs met: it runs") {
+    scenario.requirements = {12060, 12020, 1};
+    CHECK_FALSE(result_without_running(scenario, env));
+  }
+  SECTION("without a GPU the GPU reason wins over driver needs") {
+    scenario.requirements.min_driver = 12040;
+    env.gpu_usable = false;
+    env.gpu_unusable_reason = "no usable CUDA device: test";
+    auto r = result_without_running(scenario, env);
+    REQUIRE(r);
+    CHECK(r->reason == "no usable CUDA device: test");
+  }
 }

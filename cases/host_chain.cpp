@@ -1,0 +1,44 @@
+#include "host_chain.hpp"
+
+#include <cstring>
+
+#include "errors.hpp"
+
+namespace hostcb::cases {
+
+Graph build_host_chain(ScenarioRun& run, cudaStream_t stream, const std::string& build, std::size_t first,
+                       std::size_t count) {
+  const GraphApi& api = run.api();
+  Forwarder& forward = run.forward();
+  Probe& probe = *run.probe();
+  if (build == "node") {
+    Graph graph = api.create_graph();
+    std::vector<cudaGraphNode_t> previous;
+    for (std::size_t i = first; i < first + count; ++i)
+      previous = {forward.add_host_node(api, graph.get(), previous, Probe::host_fn(), probe.user_data(i))};
+    return graph;
+  }
+  CaptureMode mode = build == "capture" ? CaptureMode::global : parse_capture_mode(build.substr(std::strlen("capture_")));
+  return capture_graph(api, stream, mode, [&] {
+    for (std::size_t i = first; i < first + count; ++i)
+      forward.launch_host_func(api, stream, Probe::host_fn(), probe.user_data(i));
+  });
+}
+
+void launch_and_check(ScenarioRun& run, cudaGraphExec_t exec, cudaStream_t stream, std::int64_t launches,
+                      std::uint64_t calls_per_launch) {
+  const GraphApi& api = run.api();
+  Probe& probe = *run.probe();
+  api.synchronize(stream);
+  const std::uint64_t before = probe.total_calls();
+  for (std::int64_t launch = 1; launch <= launches; ++launch) {
+    run.set_launch(launch, launches);
+    api.launch(exec, stream);
+    api.synchronize(stream);
+    const std::uint64_t want = before + calls_per_launch * static_cast<std::uint64_t>(launch);
+    HOSTCB_EXPECT(probe.total_calls() == want, str("after launch ", launch, " of ", launches, " the host functions had been called ",
+                                                   probe.total_calls() - before, " times; expected ", want - before));
+  }
+}
+
+}  // namespace hostcb::cases

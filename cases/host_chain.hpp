@@ -1,0 +1,22 @@
+// Helpers the families share: a chain of host functions in a graph, built by capture or
+// as explicit nodes, and launching an exec while checking the count after every launch.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "scenario_run.hpp"
+
+namespace hostcb::cases {
+
+// A graph whose host functions call probe sites first .. first+count-1, one after the
+// other, through the scenario's API and forwarding layer. `build` is "node", "capture"
+// (global mode) or "capture_<mode>" (capture_global, capture_thread_local, capture_relaxed).
+Graph build_host_chain(ScenarioRun& run, cudaStream_t stream, const std::string& build, std::size_t first,
+                       std::size_t count);
+
+// Launches `exec` `launches` times on `stream`, synchronizing after each: every launch
+// must add exactly `calls_per_launch` host-function calls to the probe, not only the first.
+void launch_and_check(ScenarioRun& run, cudaGraphExec_t exec, cudaStream_t stream, std::int64_t launches,
+                      std::uint64_t calls_per_launch);
+
+}  // namespace hostcb::cases
