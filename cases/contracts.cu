@@ -24,7 +24,9 @@ constexpr int kDeviceLaunchInstantiate = 1;
 constexpr int kDeviceLaunchResultInfo = 3;  // cudaGraphInstantiateNodeOperationNotSupported
 constexpr int kConditionalParentInstantiate = 1;
 
-void check_code(const GraphApi& api, const char* what, const ApiResult& got, int want) {
+void check_code(ScenarioRun& run, const char* what, const ApiResult& got, int want) {
+  const GraphApi& api = run.api();
+  run.set_property("observed", str(got.name, " (", got.code, ")"));
   HOSTCB_EXPECT(got.code == want, str(what, " returned ", got.name, " (", got.code, "); expected ", api.error_name(want),
                                       " (", want, ")"));
 }
@@ -36,7 +38,8 @@ void check_device_launch(ScenarioRun& run) {
   GraphExec exec;
   int result_info = -1;
   ApiResult got = api.try_instantiate_for_device_launch(graph.get(), exec, result_info);
-  check_code(api, "instantiating a graph with a host node for device launch", got, kDeviceLaunchInstantiate);
+  check_code(run, "instantiating a graph with a host node for device launch", got, kDeviceLaunchInstantiate);
+  run.set_property("instantiate_result", std::to_string(result_info));
   HOSTCB_EXPECT(result_info == kDeviceLaunchResultInfo,
                 str("the instantiate result was ", result_info, "; expected ", kDeviceLaunchResultInfo,
                     " (NodeOperationNotSupported)"));
@@ -51,7 +54,7 @@ void check_conditional_body(ScenarioRun& run, ConditionalKind kind) {
   api.add_host_node(body, {}, Probe::host_fn(), run.probe()->user_data(0));  // accepted: checked call
   GraphExec exec;
   ApiResult got = api.try_instantiate(parent.get(), exec);
-  check_code(api, "instantiating a graph whose conditional body holds a host node", got, kConditionalParentInstantiate);
+  check_code(run, "instantiating a graph whose conditional body holds a host node", got, kConditionalParentInstantiate);
 }
 
 void contracts_body(ScenarioRun& run) {
