@@ -60,7 +60,11 @@ void report_failure(const char* file, int line, const std::string& message) noex
     bool in_callback = t_callback_launch != kNoCallback;
     failure.launch = in_callback ? t_callback_launch : scenario->runner_launch.load(std::memory_order_relaxed);
     std::uint64_t token = thread_token();
-    failure.thread = token == scenario->runner_thread ? "runner" : "callback#" + std::to_string(token);
+    // A host function's failure names its thread "callback#N"; one from another thread of
+    // the scenario's own (concurrency launches from several) "thread#N".
+    failure.thread = token == scenario->runner_thread ? "runner"
+                     : in_callback                    ? "callback#" + std::to_string(token)
+                                                      : "thread#" + std::to_string(token);
     failure.file = project_relative(file);
     failure.line = line;
     failure.message = message;
