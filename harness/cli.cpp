@@ -307,7 +307,7 @@ int overhead_command(int device, int launches, int rounds) {
 int run_cli(const CaseRegistration& register_cases, const std::vector<std::string>& args) {
   CLI::App app{"hostcb: regression tests for CUDA host callbacks under graph replay", "hostcb"};
   app.footer(kFooter);
-  app.set_version_flag("--version", std::string(HOSTCB_VERSION) + " (" + HOSTCB_GIT_REVISION + ")");
+  app.set_version_flag("--version", std::string(HOSTCB_VERSION) + " (" + git_revision() + ")");
   app.require_subcommand(1);
 
   SelectionOptions selection;

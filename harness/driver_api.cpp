@@ -22,8 +22,21 @@ void load(Fn& out, const char* symbol, unsigned abi_version, bool optional = fal
 #if CUDART_VERSION >= 12050
   HOSTCB_CUDA(cudaGetDriverEntryPointByVersion(symbol, &fn, abi_version, cudaEnableDefault, &found));
 #else
-  (void)abi_version;  // before 12.5 the query returns the ABI of the toolkit's headers
-  HOSTCB_CUDA(cudaGetDriverEntryPoint(symbol, &fn, cudaEnableDefault, &found));
+  // Before 12.5 the runtime's query returns the ABI of its own headers (12.3 changed
+  // cuStreamGetCaptureInfo's, 12.0 cuGraphAddKernelNode's), so ask the driver's
+  // cuGetProcAddress for the version each PFN type was written for instead.
+  static PFN_cuGetProcAddress_v12000 get_proc_address = [] {
+    void* entry = nullptr;
+    cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+    HOSTCB_CUDA(cudaGetDriverEntryPoint("cuGetProcAddress", &entry, cudaEnableDefault, &status));
+    if (status != cudaDriverEntryPointSuccess || !entry) throw_missing_entry("cuGetProcAddress");
+    return reinterpret_cast<PFN_cuGetProcAddress_v12000>(entry);
+  }();
+  CUdriverProcAddressQueryResult symbol_status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  HOSTCB_CU(get_proc_address(symbol, &fn, static_cast<int>(abi_version), CU_GET_PROC_ADDRESS_DEFAULT, &symbol_status));
+  found = symbol_status == CU_GET_PROC_ADDRESS_SUCCESS                ? cudaDriverEntryPointSuccess
+          : symbol_status == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT ? cudaDriverEntryPointVersionNotSufficent
+                                                                      : cudaDriverEntryPointSymbolNotFound;
 #endif
   if ((found != cudaDriverEntryPointSuccess || fn == nullptr) && optional) return;
   if (found != cudaDriverEntryPointSuccess || fn == nullptr) {

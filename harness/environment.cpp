@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "cuda_check.hpp"
+#include "driver_version.hpp"
 #include "errors.hpp"
 
 namespace hostcb {
@@ -27,7 +28,7 @@ static std::string format_uuid(const cudaUUID_t& uuid) {
 Environment capture_environment(int device, std::string command_line) {
   Environment env;
   env.hostcb_version = HOSTCB_VERSION;
-  env.git_revision = HOSTCB_GIT_REVISION;
+  env.git_revision = git_revision();
   env.command_line = std::move(command_line);
   env.toolkit_version = CUDART_VERSION;
   env.selected_device = device;
@@ -36,6 +37,9 @@ Environment capture_environment(int device, std::string command_line) {
   struct utsname uts {};
   env.os = uname(&uts) == 0 ? str(uts.sysname, " ", uts.release, " ", uts.machine) : "unknown";
 
+  DriverVersionString driver = read_driver_version_string();
+  env.driver = driver.version;
+  env.driver_source = driver.source;
   // Without a driver these succeed and report 0; a failure is recorded, never fatal here.
   std::string version_problem;
   if (cudaError_t rc = cudaDriverGetVersion(&env.driver_version); rc != cudaSuccess)
@@ -83,6 +87,8 @@ std::vector<std::pair<std::string, std::string>> environment_properties(const En
       {"command_line", env.command_line},
       {"hostname", env.hostname},
       {"os", env.os},
+      {"driver.version", env.driver.empty() ? "unknown" : env.driver},
+      {"driver.version_source", env.driver_source},
       {"cuda.driver_version", str(env.driver_version, " (", cuda_version_string(env.driver_version), ")")},
       {"cuda.runtime_version", str(env.runtime_version, " (", cuda_version_string(env.runtime_version), ")")},
       {"cuda.toolkit_version", str(env.toolkit_version, " (", cuda_version_string(env.toolkit_version), ")")},

@@ -28,7 +28,9 @@ struct Environment {
   std::string command_line;
   std::string hostname;
   std::string os;
-  int driver_version = 0;   // cudaDriverGetVersion: 0 when there is no driver
+  std::string driver;         // the driver's own version string, e.g. "580.159.04" (driver_version.hpp)
+  std::string driver_source;  // where that came from: "nvml", the /proc file, or why it is missing
+  int driver_version = 0;   // cudaDriverGetVersion, the CUDA version the driver supports: 0 without one
   int runtime_version = 0;  // cudaRuntimeGetVersion (static cudart: the toolkit's)
   int toolkit_version = 0;  // CUDART_VERSION the binary was compiled with
   int selected_device = 0;  // kAllDevices with --device all
@@ -46,5 +48,8 @@ Environment capture_environment(int device, std::string command_line);
 std::vector<std::pair<std::string, std::string>> environment_properties(const Environment& env);
 
 std::string cuda_version_string(int version);  // 13000 -> "13.0"
+
+// The source tree's git revision at build time ("1a2b3c4d5e6f", "-dirty" when edited).
+const char* git_revision();
 
 }  // namespace hostcb

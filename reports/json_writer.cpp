@@ -22,6 +22,8 @@ nlohmann::ordered_json environment_json(const Environment& env) {
           {"command_line", env.command_line},
           {"hostname", env.hostname},
           {"os", env.os},
+          {"driver", env.driver},
+          {"driver_source", env.driver_source},
           {"driver_version", env.driver_version},
           {"runtime_version", env.runtime_version},
           {"toolkit_version", env.toolkit_version},

@@ -13,6 +13,8 @@ inline hostcb::RunReport sample_report() {
   env.command_line = "hostcb run --filter 'replay/*'";
   env.hostname = "gpu-host-7";
   env.os = "Linux 6.1 x86_64";
+  env.driver = "580.159.04";
+  env.driver_source = "nvml";
   env.driver_version = 13000;
   env.runtime_version = 13000;
   env.toolkit_version = 13000;

@@ -1,6 +1,7 @@
 #include "catch_compat.hpp"
 #include "cuda_check.hpp"
 #include "errors.hpp"
+#include "driver_version.hpp"
 #include "runner.hpp"
 #include "scenario_run.hpp"
 
@@ -148,4 +149,16 @@ TEST_CASE("a scenario below its version or device needs is skipped with the reas
     REQUIRE(r);
     CHECK(r->reason == "no usable CUDA device: test");
   }
+}
+
+TEST_CASE("the driver's version string is read from the kernel module's /proc text", "[environment]") {
+  CHECK(parse_proc_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Sun Oct 12 2025\n"
+                                  "GCC version:  gcc version 13.3.0\n") == "580.159.04");
+  CHECK(parse_proc_driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  570.86.15  Release Build\n") ==
+        "570.86.15");
+  CHECK(parse_proc_driver_version("nothing useful\n").empty());
+}
+
+TEST_CASE("a /proc text whose module line has no version gives none, not a later line's number", "[environment]") {
+  CHECK(parse_proc_driver_version("NVRM version: NVIDIA UNIX Kernel Module\nGCC version:  gcc version 13.3.0\n").empty());
 }

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Puts a CUDA 12.4 toolkit that can compile hostcb in DEST (default /opt/cuda-12.4), on a
+# Debian or Ubuntu machine without one, from public packages:
+#   Debian trixie's nvidia-cuda-toolkit .deb   nvcc, cudafe++, fatbinary, nvlink, ptxas,
+#                                               cicc, libdevice
+#   PyPI nvidia-cuda-nvcc-cu12 12.4.131         libnvvm, crt headers
+#   PyPI nvidia-cuda-runtime-cu12 12.4.127      cuda_runtime_api.h, cuda.h, libcudart.so.12
+# (hostcb needs no CCCL: thrust and cub are left out.)
+# NVIDIA's PyPI wheels for 12.x carry no nvcc driver, and Debian's toolkit package needs
+# nvidia-cuda-dev (900 MB); this takes the 90 MB it needs. There is no static cudart:
+# the build links libcudart.so.12 (HOSTCB_STATIC_CUDART falls back by itself).
+# Usage: scripts/cuda12-toolkit.sh [DEST]; then cmake -DCUDAToolkit_ROOT=DEST
+#        -DCMAKE_CUDA_COMPILER=DEST/bin/nvcc ...  Needs curl, python3 -m pip, dpkg-deb.
+set -euo pipefail
+dest="${1:-/opt/cuda-12.4}"
+if [ -x "$dest/bin/nvcc" ]; then echo "CUDA 12.4 already in $dest"; exit 0; fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+deb=nvidia-cuda-toolkit_12.4.131~12.4.1-2_amd64.deb
+curl -fsSL --retry 3 -o "$work/$deb" "http://deb.debian.org/debian/pool/non-free/n/nvidia-cuda-toolkit/$deb"
+python3 -m pip download --quiet --no-deps -d "$work/wheels" \
+  nvidia-cuda-nvcc-cu12==12.4.131 nvidia-cuda-runtime-cu12==12.4.127
+dpkg-deb -x "$work/$deb" "$work/deb"
+for wheel in "$work"/wheels/*.whl; do python3 -m zipfile -e "$wheel" "$work/py"; done
+
+mkdir -p "$dest/bin" "$dest/include" "$dest/lib64"
+for tool in cudafe++ fatbinary nvlink ptxas bin2c; do cp "$work/deb/usr/bin/$tool" "$dest/bin/"; done
+cp "$work/deb/usr/lib/nvidia-cuda-toolkit/bin/nvcc" "$dest/bin/"
+cp -r "$work/deb/usr/lib/nvidia-cuda-toolkit/bin/crt" "$dest/bin/"
+cp -r "$work/py/nvidia/cuda_nvcc/nvvm" "$dest/"
+mkdir -p "$dest/nvvm/bin"
+cp "$work/deb/usr/lib/nvidia-cuda-toolkit/bin/cicc" "$dest/nvvm/bin/"
+cp -r "$work/deb/usr/lib/nvidia-cuda-toolkit/libdevice/." "$dest/nvvm/libdevice/"
+for part in cuda_nvcc cuda_runtime; do cp -r "$work/py/nvidia/$part/include/." "$dest/include/"; done
+cp "$work/py/nvidia/cuda_runtime/lib/libcudart.so.12" "$dest/lib64/"
+ln -sf libcudart.so.12 "$dest/lib64/libcudart.so"
+find "$dest" -name '__init__.py' -delete
+chmod +x "$dest"/bin/nvcc "$dest"/bin/cudafe++ "$dest"/bin/fatbinary "$dest"/bin/nvlink "$dest"/bin/ptxas "$dest"/nvvm/bin/cicc
+# nvcc finds its pieces through this file, relative to itself.
+cat >"$dest/bin/nvcc.profile" <<'PROFILE'
+TOP              = $(_HERE_)/..
+NVVMIR_LIBRARY_DIR = $(TOP)/nvvm/libdevice
+LD_LIBRARY_PATH += $(TOP)/lib64:
+PATH            += $(TOP)/nvvm/bin:$(_HERE_):
+INCLUDES        +=  "-I$(TOP)/include" $(_SPACE_)
+LIBRARIES        =+ $(_SPACE_) "-L$(TOP)/lib64"
+CUDAFE_FLAGS    +=
+PTXAS_FLAGS     +=
+PROFILE
+"$dest/bin/nvcc" --version | tail -2
