@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <optional>
 
 #include "active_scenario.hpp"
 #include "adapter_loader.hpp"
@@ -20,6 +21,7 @@
 #include "junit_writer.hpp"
 #include "overhead.hpp"
 #include "execution.hpp"
+#include "expectations.hpp"
 #include "interrupt.hpp"
 #include "runner.hpp"
 #include "selftest.hpp"
@@ -138,6 +140,7 @@ struct RunOptions {
   std::string isolation = "worker";
   double timeout_s = 120;
   std::vector<std::string> adapters;  // --adapter PATH[@OPTIONS]
+  std::string expectations_path;      // --expectations FILE
 };
 
 ExecutionOptions execution_options(const RunOptions& options) {
@@ -179,7 +182,9 @@ int run_command(const Registry& registry, const SelectionOptions& selection, con
                 const std::string& command_line) {
   std::vector<Scenario> plan = make_plan(registry, selection);
   ExecutionOptions execution = execution_options(options);
-  // Refuse a report path we could not write before running anything, not after.
+  // A bad expectations file or report path stops the run before anything runs.
+  std::optional<Expectations> expectations;
+  if (!options.expectations_path.empty()) expectations = load_expectations(options.expectations_path);
   if (!options.junit_path.empty()) check_writable(options.junit_path, "JUnit report");
   if (!options.json_path.empty()) check_writable(options.json_path, "JSON report");
 
@@ -205,6 +210,7 @@ int run_command(const Registry& registry, const SelectionOptions& selection, con
       report.results.push_back(std::move(r));
     }
   }
+  if (expectations) apply_expectations(report.results, *expectations, report.environment);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (orphan_events())
     console.error(str(orphan_events(), " callback event(s) arrived while no scenario was active: a host function "
@@ -229,7 +235,7 @@ int run_command(const Registry& registry, const SelectionOptions& selection, con
 
   if (interrupt_signal()) return interrupted_exit_code();
   Counts counts = count_results(report.results);
-  if (counts.failed || counts.error || orphan_events() || !reports_ok) return kExitFailed;
+  if (counts.any_bad() || orphan_events() || !reports_ok) return kExitFailed;
   if (counts.passed == 0) return kExitNothingRan;
   return kExitPassed;
 }
@@ -323,6 +329,8 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
   add_selection_options(run, selection);
   run->add_option("--junit", run_options.junit_path, "write JUnit XML here (atomically)");
   run->add_option("--json", run_options.json_path, "write versioned JSON results here (atomically)");
+  run->add_option("--expectations", run_options.expectations_path,
+                  "known behaviour (JSON with comments): listed failures become xfail, listed ones that pass xpass");
   run->add_option("--device,-d", run_options.device,
                    "CUDA device ordinal, or 'all': the whole selection on every visible device in turn")
       ->check(CLI::Validator(

@@ -17,6 +17,8 @@ const char* status_name(Status status) {
     case Status::failed: return "failed";
     case Status::error: return "error";
     case Status::skipped: return "skipped";
+    case Status::xfail: return "xfail";
+    case Status::xpass: return "xpass";
   }
   return "?";
 }
@@ -27,6 +29,8 @@ void Counts::add(Status status) {
     case Status::failed: ++failed; break;
     case Status::error: ++error; break;
     case Status::skipped: ++skipped; break;
+    case Status::xfail: ++xfail; break;
+    case Status::xpass: ++xpass; break;
   }
 }
 

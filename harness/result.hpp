@@ -23,11 +23,15 @@ struct Result {
   double seconds = 0;
   std::vector<std::pair<std::string, std::string>> properties;
   int device = -1;  // the device it ran on when one run covered several (--device all)
+  // xfail and xpass: the expectations entry that matched, "REASON (LINK)".
+  std::string expectation;
 };
 
 struct Counts {
-  std::size_t passed = 0, failed = 0, error = 0, skipped = 0;
-  std::size_t total() const { return passed + failed + error + skipped; }
+  std::size_t passed = 0, failed = 0, error = 0, skipped = 0, xfail = 0, xpass = 0;
+  std::size_t total() const { return passed + failed + error + skipped + xfail + xpass; }
+  // What makes a run red: a failure, an error, or a listed failure that passed.
+  bool any_bad() const { return failed || error || xpass; }
   void add(Status status);
 };
 Counts count_results(const std::vector<Result>& results);

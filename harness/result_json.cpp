@@ -25,11 +25,12 @@ nlohmann::ordered_json result_to_json(const Result& r) {
           {"failures", failures},
           {"failures_dropped", r.failures_dropped},
           {"properties", properties},
-          {"device", r.device < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.device)}};
+          {"device", r.device < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.device)},
+          {"expectation", r.expectation}};
 }
 
 Status status_from_name(const std::string& name) {
-  for (Status s : {Status::passed, Status::failed, Status::error, Status::skipped})
+  for (Status s : {Status::passed, Status::failed, Status::error, Status::skipped, Status::xfail, Status::xpass})
     if (name == status_name(s)) return s;
   throw std::invalid_argument("unknown status '" + name + "'");
 }
@@ -48,6 +49,7 @@ Result result_from_json(const nlohmann::ordered_json& j) {
   r.failures_dropped = j.at("failures_dropped").get<std::uint64_t>();
   for (const auto& [name, value] : j.at("properties").items()) r.properties.emplace_back(name, value.get<std::string>());
   if (j.contains("device") && !j.at("device").is_null()) r.device = j.at("device").get<int>();
+  if (j.contains("expectation")) r.expectation = j.at("expectation").get<std::string>();
   return r;
 }
 

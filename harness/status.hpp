@@ -10,6 +10,9 @@ enum class Status {
   failed,   // an expectation did not hold (wrong count, a failure from a callback, ...)
   error,    // the scenario could not run: a CUDA call failed, a crash, a timeout
   skipped,  // not run, with the reason: no device, excluded combination, interrupted, ...
+  // Set only by an expectations file (expectations.hpp), after the run:
+  xfail,  // failed or error as a known, listed behaviour: not held against the run
+  xpass,  // listed as failing, but passed: the bug may be fixed; counts as a failure
 };
 const char* status_name(Status status);
 

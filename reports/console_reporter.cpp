@@ -21,7 +21,8 @@ ConsoleReporter::ConsoleReporter() {
 static spdlog::level::level_enum level_of(Status status) {
   switch (status) {
     case Status::passed: return spdlog::level::info;
-    case Status::skipped: return spdlog::level::warn;
+    case Status::skipped:
+    case Status::xfail: return spdlog::level::warn;
     default: return spdlog::level::err;
   }
 }
@@ -39,11 +40,13 @@ void ConsoleReporter::on_result(const Result& r, std::size_t index, std::size_t 
 
 void ConsoleReporter::summary(const RunReport& report, const std::vector<std::string>& written_files) {
   Counts counts = count_results(report.results);
-  auto level = counts.failed || counts.error ? spdlog::level::err
+  auto level = counts.any_bad()              ? spdlog::level::err
                : counts.passed             ? spdlog::level::info
                                            : spdlog::level::warn;
-  log_->log(level, fmt::format("{} scenarios: {} passed, {} failed, {} errors, {} skipped in {:.2f} s", counts.total(),
-                               counts.passed, counts.failed, counts.error, counts.skipped, report.seconds));
+  std::string expected;  // only when an expectations file was used
+  if (counts.xfail || counts.xpass) expected = fmt::format(", {} xfail, {} xpass", counts.xfail, counts.xpass);
+  log_->log(level, fmt::format("{} scenarios: {} passed, {} failed, {} errors, {} skipped{} in {:.2f} s", counts.total(),
+                               counts.passed, counts.failed, counts.error, counts.skipped, expected, report.seconds));
   // The most common skip reasons, so "why did nothing run" is answered in one place.
   std::map<std::string, std::size_t> reasons;
   for (const auto& r : report.results)

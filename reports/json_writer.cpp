@@ -49,7 +49,7 @@ std::string results_json(const RunReport& report) {
       {"environment", environment_json(report.environment)},
       {"summary",
        {{"total", counts.total()}, {"passed", counts.passed}, {"failed", counts.failed}, {"error", counts.error},
-        {"skipped", counts.skipped}}},
+        {"skipped", counts.skipped}, {"xfail", counts.xfail}, {"xpass", counts.xpass}}},
       {"results", results}};
   // Messages can hold anything a callback produced: invalid UTF-8 is replaced, not fatal.
   return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

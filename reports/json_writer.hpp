@@ -7,7 +7,8 @@
 
 namespace hostcb {
 
-inline constexpr int kResultsFormatVersion = 1;
+// 2: statuses xfail and xpass, per-result device and expectation, the driver's version string.
+inline constexpr int kResultsFormatVersion = 2;
 
 std::string results_json(const RunReport& report);
 

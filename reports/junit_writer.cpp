@@ -35,9 +35,10 @@ struct Suite {
 // covered several ("replay@device1"), so that every testcase stays unique.
 std::string suite_name(const Result& r) { return r.device < 0 ? r.family : str(r.family, "@device", r.device); }
 
+// JUnit knows four outcomes: an xfail is written as a skip, an xpass as a failure.
 void write_counts(std::string& out, const Counts& counts, double seconds) {
-  out += str(" tests=\"", counts.total(), "\" failures=\"", counts.failed, "\" errors=\"", counts.error,
-             "\" skipped=\"", counts.skipped, "\" time=\"", seconds3(seconds), "\"");
+  out += str(" tests=\"", counts.total(), "\" failures=\"", counts.failed + counts.xpass, "\" errors=\"", counts.error,
+             "\" skipped=\"", counts.skipped + counts.xfail, "\" time=\"", seconds3(seconds), "\"");
 }
 
 void write_case(std::string& out, const Result& r) {
@@ -64,6 +65,16 @@ void write_case(std::string& out, const Result& r) {
     case Status::error:
       out += str("      <error type=\"error\" message=\"", xml_attribute(first_line(r.reason)), "\">",
                  xml_cdata(r.reason + "\n" + details), "</error>\n");
+      break;
+    case Status::xfail: {  // a known failure: a skip with its reason, the details kept in the message
+      std::string what = !r.failures.empty() ? describe_failure(r.failures.front()) : r.reason;
+      out += str("      <skipped message=\"", xml_attribute(str("xfail: ", r.expectation, "; ", first_line(what))), "\"/>\n");
+      break;
+    }
+    case Status::xpass:
+      out += str("      <failure type=\"xpass\" message=\"",
+                 xml_attribute(str("xpass: listed as failing (", r.expectation, ") but passed: retire the entry")),
+                 "\"/>\n");
       break;
   }
   out += "    </testcase>\n";

@@ -7,10 +7,11 @@
 #   PyPI nvidia-cuda-runtime-cu12 12.4.127      cuda_runtime_api.h, cuda.h, libcudart.so.12
 # (hostcb needs no CCCL: thrust and cub are left out.)
 # NVIDIA's PyPI wheels for 12.x carry no nvcc driver, and Debian's toolkit package needs
-# nvidia-cuda-dev (900 MB); this takes the 90 MB it needs. There is no static cudart:
-# the build links libcudart.so.12 (HOSTCB_STATIC_CUDART falls back by itself).
-# Usage: scripts/cuda12-toolkit.sh [DEST]; then cmake -DCUDAToolkit_ROOT=DEST
-#        -DCMAKE_CUDA_COMPILER=DEST/bin/nvcc ...  Needs curl, python3 -m pip, dpkg-deb.
+# nvidia-cuda-dev (900 MB); this takes what it needs. There is no static cudart: builds
+# link libcudart.so.12, which the binary finds through its RPATH (or next to it).
+# Usage: scripts/cuda12-toolkit.sh [DEST]; then cmake -C DEST/hostcb-cuda12.cmake ...
+# (that file names the compiler and the toolkit and selects the shared cudart).
+# Needs curl, python3 -m pip and dpkg-deb.
 set -euo pipefail
 dest="${1:-/opt/cuda-12.4}"
 if [ -x "$dest/bin/nvcc" ]; then echo "CUDA 12.4 already in $dest"; exit 0; fi
@@ -47,4 +48,12 @@ LIBRARIES        =+ $(_SPACE_) "-L$(TOP)/lib64"
 CUDAFE_FLAGS    +=
 PTXAS_FLAGS     +=
 PROFILE
+cat >"$dest/hostcb-cuda12.cmake" <<CACHE
+# cmake -C $dest/hostcb-cuda12.cmake: build hostcb with this CUDA 12.4 toolkit.
+set(CMAKE_CUDA_COMPILER "$dest/bin/nvcc" CACHE FILEPATH "")
+set(CUDAToolkit_ROOT "$dest" CACHE PATH "")
+set(CMAKE_CUDA_FLAGS "--cudart=shared" CACHE STRING "")  # no libcudart_static.a here
+set(HOSTCB_STATIC_CUDART OFF CACHE BOOL "")
+set(CMAKE_CUDA_RUNTIME_LIBRARY Shared CACHE STRING "")  # also for the compiler checks
+CACHE
 "$dest/bin/nvcc" --version | tail -2

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Expectations end to end through the stub's CPU-only families (no GPU needed):
+#   a listed failure becomes xfail and the run passes (exit 0); JUnit shows it as a skip
+#   a listed failure that passes becomes xpass and the run fails (exit 1); JUnit: a failure
+#   a malformed file stops the run before anything runs: one line with line:column, exit 2
+# Usage: e2e_expectations.sh HOSTCB_STUB FIXTURES_DIR WORK_DIR [XMLLINT XSD]
+set -u
+stub="$1" fixtures="$2" work="$3" xmllint="${4:-}" xsd="${5:-}"
+rm -rf "$work" && mkdir -p "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+run() { "$stub" run --isolate none --filter 'stub/behave=pass/*:stub/behave=fail/*' "$@"; }
+
+run --expectations "$fixtures/known_stub_failures.jsonc" --junit "$work/xfail.xml" --json "$work/xfail.json" >"$work/xfail.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || fail "a known failure should leave the run green: exit $rc"; 
+grep -q '"status": "xfail"' "$work/xfail.json" || fail "no xfail status in JSON"
+grep -q '"xfail": 1' "$work/xfail.json" || fail "summary does not count 1 xfail"
+grep -q '<skipped message="xfail: the stub fails on purpose (https://example.invalid/stub-fails); ' "$work/xfail.xml" ||
+  fail "JUnit does not show the xfail as a skip with its reason"
+grep -q '1 xfail, 0 xpass' "$work/xfail.log" || fail "console summary does not count the xfail"
+
+run --expectations "$fixtures/fixed_bug.jsonc" --junit "$work/xpass.xml" --json "$work/xpass.json" >"$work/xpass.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "a listed failure that passes must fail the run: exit $rc"
+grep -q '"status": "xpass"' "$work/xpass.json" || fail "no xpass status in JSON"
+grep -q '<failure type="xpass" message="xpass: listed as failing (was broken once (https://example.invalid/fixed)) but passed' "$work/xpass.xml" ||
+  fail "JUnit does not show the xpass as a failure"
+grep -q '"status": "failed"' "$work/xpass.json" || fail "the unlisted failure must stay failed"
+
+if [ -n "$xmllint" ]; then
+  for f in xfail xpass; do "$xmllint" --noout --schema "$xsd" "$work/$f.xml" 2>"$work/$f.schema" || fail "$f.xml breaks the schema: $(cat "$work/$f.schema")"; done
+fi
+
+for bad in malformed:8:13 unknown_key:6:22; do
+  name="${bad%%:*}" where="${bad#*:}"
+  run --expectations "$fixtures/$name.jsonc" --junit "$work/$name.xml" >"$work/$name.out" 2>"$work/$name.err"
+  rc=$?
+  [ $rc -eq 2 ] || fail "$name: exit $rc, expected 2"
+  [ "$(wc -l <"$work/$name.err")" -eq 1 ] || fail "$name: expected one line, got: $(cat "$work/$name.err")"
+  grep -q "$name.jsonc:$where: " "$work/$name.err" || fail "$name: no $where in: $(cat "$work/$name.err")"
+  [ ! -e "$work/$name.xml" ] && [ ! -s "$work/$name.out" ] || fail "$name: something ran"
+  echo "refused: $(cat "$work/$name.err")"
+done
+echo "expectations: xfail, xpass and refusals behave"
