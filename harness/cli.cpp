@@ -19,6 +19,7 @@
 #include "errors.hpp"
 #include "json_writer.hpp"
 #include "junit_writer.hpp"
+#include "matrix_writer.hpp"
 #include "overhead.hpp"
 #include "execution.hpp"
 #include "expectations.hpp"
@@ -270,6 +271,37 @@ int self_test_command(const Registry& registry, RunOptions options, const std::s
   return caught == outcomes.size() ? kExitPassed : kExitFailed;
 }
 
+struct ReportOptions {
+  std::vector<std::string> results;  // hostcb run --json files
+  std::string previous, markdown_path, html_path, json_path;
+};
+
+// Merges many runs into the driver matrix (reports/matrix.hpp); with no output named,
+// prints the Markdown.
+int report_command(const ReportOptions& options) {
+  for (const auto& [path, what] : {std::pair{options.markdown_path, "Markdown report"},
+                                   {options.html_path, "HTML report"}, {options.json_path, "matrix JSON"}})
+    if (!path.empty()) check_writable(path, what);
+  MatrixReport report;
+  report.generated_utc = utc_now();
+  for (const auto& path : options.results) add_results_file(report.matrix, path);
+  if (!options.previous.empty()) {
+    report.has_previous = true;
+    report.previous_source = options.previous;
+    report.changes = changes_since(load_matrix_json(options.previous), report.matrix);
+  }
+  if (!options.markdown_path.empty()) write_file_atomically(options.markdown_path, matrix_markdown(report));
+  if (!options.html_path.empty()) write_file_atomically(options.html_path, matrix_html(report));
+  if (!options.json_path.empty()) write_file_atomically(options.json_path, matrix_json(report.matrix));
+  if (options.markdown_path.empty() && options.html_path.empty() && options.json_path.empty())
+    std::cout << matrix_markdown(report);
+  std::cerr << "hostcb report: " << report.matrix.scenarios.size() << " scenarios, " << report.matrix.columns.size()
+            << " environments, " << report.matrix.differing().size() << " differing across them";
+  if (report.has_previous) std::cerr << ", " << report.changes.size() << " changed since the previous matrix";
+  std::cerr << "\n";
+  return kExitPassed;
+}
+
 struct BenchCliOptions {
   BenchOptions bench;
   std::string json_path, html_path;
@@ -381,6 +413,17 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
   overhead->add_option("--device,-d", overhead_device, "CUDA device ordinal")->check(CLI::NonNegativeNumber);
 
   BenchCliOptions bench_options;
+  ReportOptions report_options;
+  CLI::App* report = app.add_subcommand(
+      "report", "merge run --json files from many drivers, runtimes and GPUs into one matrix (Markdown, HTML, JSON)");
+  report->add_option("results", report_options.results, "hostcb run --json files")->required()->check(CLI::ExistingFile);
+  report->add_option("--previous", report_options.previous,
+                     "the previous night's matrix JSON (report --json): list what changed since")
+      ->check(CLI::ExistingFile);
+  report->add_option("--markdown", report_options.markdown_path, "write the Markdown matrix here");
+  report->add_option("--html", report_options.html_path, "write a self-contained HTML page here");
+  report->add_option("--json", report_options.json_path, "write the matrix as JSON here (tomorrow's --previous)");
+
   CLI::App* bench = app.add_subcommand(
       "bench", "measure what host callbacks cost on each path, beside a raw baseline (needs a GPU)");
   bench->add_option("--launches", bench_options.bench.launches, "launches per path and arm")
@@ -423,6 +466,7 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
     if (self_test->parsed()) return self_test_command(registry, run_options, command_line);
     if (worker->parsed()) return worker_main(registry, worker_device, events_fd, progress_fd);
     if (bench->parsed()) return bench_command(bench_options, command_line);
+    if (report->parsed()) return report_command(report_options);
     return overhead_command(overhead_device, launches, rounds);
   } catch (const UsageError& e) {
     std::cerr << "hostcb: " << e.what() << "\n";

@@ -1,0 +1,183 @@
+#include "matrix.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "environment.hpp"
+#include "errors.hpp"
+#include "result.hpp"
+#include "result_json.hpp"
+
+namespace hostcb {
+
+namespace {
+
+nlohmann::ordered_json read_json(const std::string& path, const char* what) {
+  std::ifstream file(path);
+  if (!file) throw UsageError(str(path, ": cannot read the ", what));
+  std::stringstream text;
+  text << file.rdbuf();
+  try {
+    return nlohmann::ordered_json::parse(text.str());
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(str(path, ": not a ", what, ": ", e.what()));
+  }
+}
+
+std::string headline(const Result& r) {
+  std::string text;
+  if (!r.expectation.empty()) text = r.expectation + "; ";
+  if (!r.failures.empty())
+    text += describe_failure(r.failures.front());
+  else
+    text += r.reason;
+  return first_line(text);
+}
+
+std::string column_key(const MatrixColumn& c) { return c.host + "|" + c.gpu + "|" + c.device + "|" + c.runtime; }
+
+std::size_t column_for(Matrix& matrix, MatrixColumn column) {
+  column.key = column_key(column);
+  std::string base = column.key;
+  for (int n = 2;; ++n) {  // the same machine twice in one night: keep both, apart
+    bool taken = false;
+    for (const auto& c : matrix.columns) taken = taken || c.key == column.key;
+    if (!taken) break;
+    column.key = str(base, "#", n);
+  }
+  column.label = str(column.driver.empty() ? "driver ?" : column.driver, " · CUDA ", column.runtime, " · ", column.gpu,
+                     " · ", column.host);
+  if (column.device != "0") column.label += " · device " + column.device;
+  matrix.columns.push_back(column);
+  return matrix.columns.size() - 1;
+}
+
+}  // namespace
+
+bool is_bad(Status status) { return status == Status::failed || status == Status::error || status == Status::xpass; }
+
+const MatrixCell* Matrix::cell(const std::string& id, std::size_t column) const {
+  auto row = cells.find(id);
+  if (row == cells.end()) return nullptr;
+  auto it = row->second.find(column);
+  return it == row->second.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Matrix::differing() const {
+  std::vector<std::string> ids;
+  for (const auto& id : scenarios) {
+    bool passed = false, bad = false;
+    for (const auto& [column, c] : cells.at(id)) {
+      passed = passed || c.status == Status::passed;
+      bad = bad || is_bad(c.status);
+    }
+    if (passed && bad) ids.push_back(id);
+  }
+  return ids;
+}
+
+void add_results_file(Matrix& matrix, const std::string& path) {
+  nlohmann::ordered_json doc = read_json(path, "hostcb results file");
+  try {
+    if (doc.at("format") != "hostcb-results")
+      throw UsageError(str(path, ": not a hostcb results file (format is ", doc.at("format").dump(), ")"));
+    const auto& env = doc.at("environment");
+    MatrixColumn base;
+    base.driver = env.value("driver", "");
+    base.cuda_by_driver = cuda_version_string(env.value("driver_version", 0));
+    base.runtime = cuda_version_string(env.value("runtime_version", 0));
+    base.host = env.value("hostname", "?");
+    base.source = path;
+    base.started = doc.value("started", "");
+    base.git_revision = env.value("git_revision", "");
+    std::vector<std::string> gpus;
+    for (const auto& d : env.at("devices")) gpus.push_back(d.value("name", "?"));
+    const auto& selected = env.at("selected_device");
+    const int default_device = selected.is_number() ? selected.get<int>() : 0;
+
+    std::map<int, std::size_t> column_of_device;
+    for (const auto& j : doc.at("results")) {
+      Result r = result_from_json(j);
+      int device = r.device >= 0 ? r.device : default_device;
+      auto found = column_of_device.find(device);
+      if (found == column_of_device.end()) {
+        MatrixColumn column = base;
+        column.device = std::to_string(device);
+        column.gpu = device < static_cast<int>(gpus.size()) ? gpus[device] : "no GPU";
+        found = column_of_device.emplace(device, column_for(matrix, column)).first;
+      }
+      if (!matrix.cells.count(r.id)) matrix.scenarios.push_back(r.id);
+      matrix.cells[r.id][found->second] = MatrixCell{r.status, headline(r)};
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(str(path, ": not a hostcb results file: ", e.what()));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(str(path, ": ", e.what()));
+  }
+}
+
+std::vector<MatrixChange> changes_since(const Matrix& previous, const Matrix& now) {
+  std::vector<MatrixChange> changes;
+  for (std::size_t c = 0; c < now.columns.size(); ++c) {
+    std::size_t before_column = previous.columns.size();
+    for (std::size_t p = 0; p < previous.columns.size(); ++p)
+      if (previous.columns[p].key == now.columns[c].key) before_column = p;
+    if (before_column == previous.columns.size()) continue;  // a new environment: nothing to compare
+    for (const auto& id : now.scenarios) {
+      const MatrixCell* after = now.cell(id, c);
+      const MatrixCell* before = previous.cell(id, before_column);
+      if (after && before && after->status != before->status)
+        changes.push_back({id, c, before->status, after->status, after->message});
+    }
+  }
+  return changes;
+}
+
+std::string matrix_json(const Matrix& matrix) {
+  nlohmann::ordered_json columns = nlohmann::ordered_json::array();
+  for (const auto& c : matrix.columns)
+    columns.push_back({{"key", c.key}, {"label", c.label}, {"driver", c.driver}, {"cuda_by_driver", c.cuda_by_driver},
+                       {"runtime", c.runtime}, {"gpu", c.gpu}, {"host", c.host}, {"device", c.device},
+                       {"source", c.source}, {"started", c.started}, {"git_revision", c.git_revision}});
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const auto& id : matrix.scenarios) {
+    nlohmann::ordered_json cells = nlohmann::ordered_json::object();
+    for (const auto& [column, cell] : matrix.cells.at(id))
+      cells[matrix.columns[column].key] = {{"status", status_name(cell.status)}, {"message", cell.message}};
+    rows.push_back({{"id", id}, {"cells", cells}});
+  }
+  nlohmann::ordered_json doc = {{"format", "hostcb-matrix"}, {"format_version", 1}, {"columns", columns}, {"scenarios", rows}};
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+Matrix load_matrix_json(const std::string& path) {
+  nlohmann::ordered_json doc = read_json(path, "hostcb matrix");
+  Matrix matrix;
+  try {
+    if (doc.at("format") != "hostcb-matrix") throw UsageError(str(path, ": not a hostcb matrix (give the JSON `hostcb report` wrote)"));
+    std::map<std::string, std::size_t> index;
+    for (const auto& c : doc.at("columns")) {
+      MatrixColumn column;
+      column.key = c.at("key").get<std::string>();
+      column.label = c.value("label", column.key);
+      index[column.key] = matrix.columns.size();
+      matrix.columns.push_back(column);
+    }
+    for (const auto& row : doc.at("scenarios")) {
+      std::string id = row.at("id").get<std::string>();
+      matrix.scenarios.push_back(id);
+      for (const auto& [key, cell] : row.at("cells").items())
+        matrix.cells[id][index.at(key)] = {status_from_name(cell.at("status").get<std::string>()),
+                                           cell.value("message", "")};
+    }
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw UsageError(str(path, ": not a hostcb matrix: ", e.what()));
+  }
+  return matrix;
+}
+
+}  // namespace hostcb

@@ -1,0 +1,27 @@
+// The driver matrix as Markdown (for a CI summary or a chat message) and as one
+// self-contained HTML page (inline CSS, no script, no network; opens from a file). Both
+// lead with what changed. Every scenario id and message is escaped.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "matrix.hpp"
+
+namespace hostcb {
+
+struct MatrixReport {
+  Matrix matrix;
+  bool has_previous = false;       // a previous night's matrix was given
+  std::string previous_source;     // its path
+  std::vector<MatrixChange> changes;
+  std::string generated_utc;
+};
+
+std::string matrix_markdown(const MatrixReport& report);
+std::string matrix_html(const MatrixReport& report);
+
+// Text safe inside a Markdown table cell: no line breaks, '|' escaped, HTML characters as
+// entities (Markdown renderers pass raw HTML through).
+std::string markdown_cell(const std::string& text);
+
+}  // namespace hostcb

@@ -1,0 +1,115 @@
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "atomic_file.hpp"
+#include "catch_compat.hpp"
+#include "errors.hpp"
+#include "json_writer.hpp"
+#include "matrix_writer.hpp"
+#include "report_fixture.hpp"
+
+using namespace hostcb;
+
+namespace {
+
+const std::string kHostile = "replay/api=<script>alert(1)</script>|x&y\"'";
+
+// One run's results file: `statuses` for scenarios a, b, c and a hostile id, in an
+// environment with this driver and runtime.
+std::string write_run(const std::string& name, const std::string& driver, int runtime,
+                      std::vector<Status> statuses) {
+  RunReport report = sample_report();
+  report.environment.driver = driver;
+  report.environment.runtime_version = runtime;
+  report.results.clear();
+  const char* ids[] = {"replay/a", "replay/b", "replay/c", nullptr};
+  for (std::size_t i = 0; i < statuses.size(); ++i) {
+    Result r;
+    r.id = ids[i] ? ids[i] : kHostile;
+    r.family = "replay";
+    r.status = statuses[i];
+    if (statuses[i] == Status::failed) r.reason = "</td><b>boom</b> | `x`";
+    report.results.push_back(r);
+  }
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/" + name;
+  write_file_atomically(path, results_json(report));
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("the matrix has a column per environment and finds what differs", "[matrix]") {
+  Matrix m;
+  add_results_file(m, write_run("m1.json", "580.159.04", 13000, {Status::passed, Status::passed, Status::skipped, Status::passed}));
+  add_results_file(m, write_run("m2.json", "580.159.04", 12040, {Status::passed, Status::failed, Status::skipped, Status::error}));
+  REQUIRE(m.columns.size() == 2);
+  CHECK(m.columns[0].label == "580.159.04 · CUDA 13.0 · NVIDIA H200 · gpu-host-7");
+  CHECK(m.columns[1].runtime == "12.4");
+  CHECK(m.scenarios.size() == 4);
+  std::vector<std::string> differing = m.differing();
+  REQUIRE(differing.size() == 2);
+  CHECK(differing[0] == "replay/b");
+  CHECK(differing[1] == kHostile);
+}
+
+TEST_CASE("changes since the previous matrix are found by scenario and environment", "[matrix]") {
+  Matrix before;
+  add_results_file(before, write_run("p1.json", "575.1", 13000, {Status::passed, Status::failed, Status::passed}));
+  std::string previous = std::string(HOSTCB_TEST_TMP) + "/previous_matrix.json";
+  write_file_atomically(previous, matrix_json(before));
+  Matrix now;  // tonight: a newer driver on the same machine and runtime
+  add_results_file(now, write_run("n1.json", "580.159.04", 13000, {Status::passed, Status::passed, Status::error}));
+  std::vector<MatrixChange> changes = changes_since(load_matrix_json(previous), now);
+  REQUIRE(changes.size() == 2);
+  CHECK(changes[0].id == "replay/b");
+  CHECK(changes[0].before == Status::failed);
+  CHECK(changes[0].after == Status::passed);
+  CHECK(changes[1].id == "replay/c");
+  CHECK(changes[1].after == Status::error);
+}
+
+TEST_CASE("every scenario id and message is escaped in Markdown and HTML", "[matrix]") {
+  MatrixReport report;
+  add_results_file(report.matrix, write_run("e1.json", "580", 13000, {Status::passed, Status::passed, Status::passed, Status::passed}));
+  add_results_file(report.matrix, write_run("e2.json", "580", 12040, {Status::passed, Status::failed, Status::passed, Status::failed}));
+  std::string md = matrix_markdown(report);
+  CHECK(md.find("<script>") == std::string::npos);
+  CHECK(md.find("&lt;script&gt;alert(1)&lt;/script&gt;\\|x&amp;y") != std::string::npos);
+  std::string html = matrix_html(report);
+  CHECK(html.find("<script>") == std::string::npos);
+  CHECK(html.find("<b>boom</b>") == std::string::npos);
+  CHECK(html.find("&lt;/td&gt;&lt;b&gt;boom&lt;/b&gt;") != std::string::npos);
+  CHECK(html.find("http") == html.find("http://www.w3.org/1999/xhtml"));  // nothing fetched from a network
+#if HOSTCB_HAVE_XMLLINT
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/matrix.html";
+  write_file_atomically(path, html);
+  int rc = std::system((std::string(HOSTCB_XMLLINT) + " --noout " + path + " >/dev/null 2>&1").c_str());
+  CHECK(rc == 0);  // well-formed: nothing the messages held broke the page's structure
+#endif
+}
+
+TEST_CASE("the page leads with what changed", "[matrix]") {
+  MatrixReport report;
+  add_results_file(report.matrix, write_run("l1.json", "580", 13000, {Status::passed, Status::passed}));
+  add_results_file(report.matrix, write_run("l2.json", "580", 12040, {Status::passed, Status::failed}));
+  std::string html = matrix_html(report);
+  std::size_t changed = html.find("What changed"), every = html.find("Every scenario");
+  REQUIRE(changed != std::string::npos);
+  CHECK(changed < every);
+  CHECK(html.find("Passes in one environment, fails in another: 1") != std::string::npos);
+  CHECK(html.find("No previous matrix was given") != std::string::npos);
+}
+
+TEST_CASE("a file that is not a results file is refused with its name", "[matrix]") {
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/not_results.json";
+  write_file_atomically(path, "{\"format\": \"hostcb-list\"}");
+  Matrix m;
+  std::string refusal;
+  try {
+    add_results_file(m, path);
+  } catch (const UsageError& e) {
+    refusal = e.what();
+  }
+  CHECK(contains(refusal, "not_results.json: not a hostcb results file"));
+}
