@@ -85,7 +85,11 @@ TEST_CASE("a hang past the time limit is killed and reported with its launch, th
   REQUIRE(results[0].status == Status::error);
   CHECK(contains(results[0].reason, "timed out at launch 3 of 5 after 0.5 s; 0 host-function calls had run"));
   CHECK(results[1].status == Status::passed);
-  CHECK(took < 5);
+  // Killed at its limit, not left to sleep: the scenario's own time is the limit plus
+  // the kill. The wall time also holds two worker start-ups, which take seconds on a
+  // loaded GPU machine (CUDA initialises in each; 9.4 s seen under ctest -j32 there).
+  CHECK(results[0].seconds < 3);
+  CHECK(took < 30);
 }
 
 TEST_CASE("abnormal exits and unreadable events are errors of the scenario in hand", "[supervisor]") {
