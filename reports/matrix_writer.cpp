@@ -23,7 +23,22 @@ std::string counts_text(const Counts& c) {
   return text;
 }
 
+// What tells columns apart in a header: "#2 580.159.04, CUDA 12.4, device 1". The GPU and
+// host are in the environments table (and the page's header tooltips).
+std::string short_label(const Matrix& m, std::size_t column) {
+  const MatrixColumn& c = m.columns[column];
+  return str("#", column + 1, " ", c.driver.empty() ? "driver ?" : c.driver, ", CUDA ", c.runtime, ", device ", c.device);
+}
+
 // --- Markdown ----------------------------------------------------------------------------
+
+std::string md_table_head(const Matrix& m) {
+  std::string out = "| scenario |";
+  for (std::size_t c = 0; c < m.columns.size(); ++c) out += " " + markdown_cell(short_label(m, c)) + " |";
+  out += "\n|---|";
+  for (std::size_t c = 0; c < m.columns.size(); ++c) out += "---|";
+  return out + "\n";
+}
 
 std::string md_status(const MatrixCell* cell) {
   if (!cell) return "·";
@@ -50,6 +65,7 @@ td.s { text-align: center; font-size: 12px; white-space: nowrap; }
 .error { background: #e8867f; font-weight: bold; } .skipped { background: #eee; color: #777; }
 .xfail { background: #fbe9b7; } .xpass { background: #e9b4f0; font-weight: bold; } .none { color: #bbb; }
 td.msg { font-size: 12px; max-width: 60em; }
+th.env { text-align: center; } .sub { font-weight: normal; font-size: 11px; color: #555; white-space: nowrap; }
 tr.diff td.id { background: #fff4d6; }
 )";
 
@@ -61,8 +77,12 @@ std::string html_cell(const MatrixCell* cell) {
 
 std::string html_column_heads(const Matrix& m) {
   std::string out;
-  for (std::size_t c = 0; c < m.columns.size(); ++c)
-    out += str("<th title=\"", xml_attribute(m.columns[c].label), "\">", c + 1, "</th>");
+  for (std::size_t c = 0; c < m.columns.size(); ++c) {
+    const MatrixColumn& col = m.columns[c];
+    out += str("<th class=\"env\" title=\"", xml_attribute(col.label), "\">#", c + 1, "<br/><span class=\"sub\">",
+               xml_text(col.driver.empty() ? "driver ?" : col.driver), "<br/>CUDA ", xml_text(col.runtime), " · dev ",
+               xml_text(col.device), "</span></th>");
+  }
   return out;
 }
 
@@ -99,9 +119,7 @@ std::string matrix_markdown(const MatrixReport& report) {
   if (differing.empty()) {
     out += "Every scenario that passed somewhere passed everywhere it ran.\n\n";
   } else {
-    out += "| scenario |";
-    for (std::size_t c = 0; c < m.columns.size(); ++c) out += str(" ", c + 1, " |");
-    out += "\n|---|" + std::string(m.columns.size() * 4, '-') + "\n";
+    out += md_table_head(m);
     for (const auto& id : differing) {
       out += "| " + markdown_cell(id) + " |";
       for (std::size_t c = 0; c < m.columns.size(); ++c) out += " " + md_status(m.cell(id, c)) + " |";
@@ -117,21 +135,19 @@ std::string matrix_markdown(const MatrixReport& report) {
     if (!report.changes.empty()) {
       out += "| scenario | environment | before | now | message |\n|---|---|---|---|---|\n";
       for (const auto& ch : report.changes)
-        out += str("| ", markdown_cell(ch.id), " | ", ch.column + 1, " | ", status_name(ch.before), " | ",
+        out += str("| ", markdown_cell(ch.id), " | ", markdown_cell(short_label(m, ch.column)), " | ", status_name(ch.before), " | ",
                    status_name(ch.after), " | ", markdown_cell(ch.message), " |\n");
       out += "\n";
     }
   }
-  out += "## Environments\n\n| # | driver | CUDA (driver) | runtime | GPU | host | results |\n|---|---|---|---|---|---|---|\n";
+  out += "## Environments\n\n| # | driver | CUDA (driver) | runtime | GPU | host | device | results |\n|---|---|---|---|---|---|---|---|\n";
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const MatrixColumn& col = m.columns[c];
     out += str("| ", c + 1, " | ", markdown_cell(col.driver.empty() ? "?" : col.driver), " | ", col.cuda_by_driver, " | ",
-               col.runtime, " | ", markdown_cell(col.gpu), " | ", markdown_cell(col.host), " | ",
+               col.runtime, " | ", markdown_cell(col.gpu), " | ", markdown_cell(col.host), " | ", col.device, " | ",
                counts_text(column_counts(m, c)), " |\n");
   }
-  out += "\n## Every scenario\n\n| scenario |";
-  for (std::size_t c = 0; c < m.columns.size(); ++c) out += str(" ", c + 1, " |");
-  out += "\n|---|" + std::string(m.columns.size() * 4, '-') + "\n";
+  out += "\n## Every scenario\n\n" + md_table_head(m);
   for (const auto& id : m.scenarios) {
     out += "| " + markdown_cell(id) + " |";
     for (std::size_t c = 0; c < m.columns.size(); ++c) out += " " + md_status(m.cell(id, c)) + " |";
@@ -183,7 +199,7 @@ std::string matrix_html(const MatrixReport& report) {
       out += "<table>\n<tr><th>scenario</th><th>environment</th><th>before</th><th>now</th><th>message</th></tr>\n";
       for (const auto& ch : report.changes) {
         MatrixCell before{ch.before, ""}, after{ch.after, ch.message};
-        out += str("<tr><td class=\"id\">", xml_text(ch.id), "</td><td>", ch.column + 1, "</td>", html_cell(&before),
+        out += str("<tr><td class=\"id\">", xml_text(ch.id), "</td><td class=\"msg\">", xml_text(short_label(m, ch.column)), "</td>", html_cell(&before),
                    html_cell(&after), "<td class=\"msg\">", xml_text(ch.message), "</td></tr>\n");
       }
       out += "</table>\n";
@@ -191,12 +207,12 @@ std::string matrix_html(const MatrixReport& report) {
   }
 
   out += "<h2>Environments</h2>\n<table>\n<tr><th>#</th><th>driver</th><th>CUDA (driver)</th><th>runtime</th>"
-         "<th>GPU</th><th>host</th><th>hostcb</th><th>results</th><th>file</th></tr>\n";
+         "<th>GPU</th><th>host</th><th>device</th><th>hostcb</th><th>results</th><th>file</th></tr>\n";
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const MatrixColumn& col = m.columns[c];
     out += str("<tr><td>", c + 1, "</td><td>", xml_text(col.driver.empty() ? "?" : col.driver), "</td><td>",
                xml_text(col.cuda_by_driver), "</td><td>", xml_text(col.runtime), "</td><td>", xml_text(col.gpu),
-               "</td><td>", xml_text(col.host), "</td><td>", xml_text(col.git_revision), "</td><td>",
+               "</td><td>", xml_text(col.host), "</td><td>", xml_text(col.device), "</td><td>", xml_text(col.git_revision), "</td><td>",
                xml_text(counts_text(column_counts(m, c))), "</td><td>", xml_text(col.source), "</td></tr>\n");
   }
   out += "</table>\n<h2>Every scenario</h2>\n<p class=\"meta\">Hover a cell for its message.</p>\n<table>\n"
