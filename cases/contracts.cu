@@ -87,7 +87,6 @@ Family contracts_family() {
       needs.min_runtime = needs.min_driver = 12000;
     return needs;
   };
-  family.timeout_s = 10;  // cuda_call_in_host_fn shares callback_fault's quick limit
   return family;
 }
 

@@ -101,7 +101,7 @@ Family device_fault_family() {
   };
   family.body = device_fault_body;
   family.fresh_process = true;
-  family.timeout_s = 30;
+  family.timeout = [](const Params&) { return 30.0; };
   return family;
 }
 

@@ -1,10 +1,10 @@
 # Run at every build (cmake -P): writes the source tree's git revision into OUT, only when
 # it changed, so a new commit is in the next binary without reconfiguring, and an
-# unchanged one rebuilds nothing. FALLBACK (-DHOSTCB_GIT_REVISION=...) names the revision
-# of a tree without .git, such as a copy sent to a GPU machine.
-set(revision "${FALLBACK}")
+# unchanged one rebuilds nothing. A revision given with -DHOSTCB_GIT_REVISION=... (GIVEN)
+# wins: a copy of the tree sent to another machine may carry a stale .git, or none.
+set(revision "${GIVEN}")
 find_package(Git QUIET)
-if(GIT_FOUND)
+if(GIT_FOUND AND GIVEN STREQUAL "unknown")
   execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse --short=12 HEAD
                   WORKING_DIRECTORY "${SOURCE_DIR}"
                   OUTPUT_VARIABLE rev OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc ERROR_QUIET)

@@ -112,7 +112,6 @@ int list_command(const Registry& registry, const SelectionOptions& selection, co
     families.push_back({{"name", f.name},
                         {"summary", f.summary},
                         {"fresh_process", f.fresh_process},
-                        {"timeout_s", f.timeout_s},
                         {"axes", axes}});
   }
   nlohmann::ordered_json scenarios = nlohmann::ordered_json::array();
@@ -126,7 +125,8 @@ int list_command(const Registry& registry, const SelectionOptions& selection, co
                          {"excluded", s.excluded_reason},
                          {"min_runtime", s.requirements.min_runtime},
                          {"min_driver", s.requirements.min_driver},
-                         {"min_devices", s.requirements.min_devices}});
+                         {"min_devices", s.requirements.min_devices},
+                         {"timeout_s", s.timeout_s}});
   }
   nlohmann::ordered_json doc = {
       {"format", "hostcb-list"}, {"format_version", 1}, {"families", families}, {"scenarios", scenarios}};

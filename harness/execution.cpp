@@ -137,7 +137,7 @@ std::string calls_so_far(const ProgressCell& cell, std::int64_t index) {
 }
 
 double timeout_of(const Scenario& s, const ExecutionOptions& options) {
-  return s.family->timeout_s > 0 ? s.family->timeout_s : options.timeout_s;
+  return s.timeout_s > 0 ? s.timeout_s : options.timeout_s;
 }
 
 // Runs plan[batch[...]] in workers until each has a result, replacing a worker that dies.

@@ -24,7 +24,7 @@ Isolation parse_isolation(const std::string& name);  // throws UsageError
 
 struct ExecutionOptions {
   Isolation isolation = Isolation::worker;
-  double timeout_s = 120;                   // per scenario, unless its family declares its own
+  double timeout_s = 120;                   // per scenario, unless it has its own (Family::timeout)
   std::vector<std::string> worker_command;  // starts a worker, e.g. {"/proc/self/exe", "worker"}
   int device = 0;
 };

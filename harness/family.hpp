@@ -38,8 +38,10 @@ struct Family {
   // a fresh worker process, and the context's sticky error after the body is not held
   // against it.
   bool fresh_process = false;
-  // The scenario's own time limit in seconds; 0 takes the run's (--timeout).
-  double timeout_s = 0;
+  // A combination's own time limit in seconds; unset or 0 takes the run's (--timeout).
+  // Keep it for scenarios that must time out quickly (a hang control): a tight limit on
+  // ordinary ones turns a loaded machine's slow CUDA start into a false error.
+  std::function<double(const Params&)> timeout;
   // Versions and devices a combination needs; unset: none beyond a GPU.
   std::function<Requirements(const Params&)> requirements;
 };
@@ -52,6 +54,7 @@ struct Scenario {
   std::string excluded_reason;  // empty unless the combination cannot exist
   std::optional<ExpectedVerdict> control;  // set for a known-bad control
   Requirements requirements;
+  double timeout_s = 0;  // its own time limit; 0 takes the run's
 };
 
 }  // namespace hostcb

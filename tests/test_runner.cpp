@@ -13,7 +13,7 @@ Scenario cpu_scenario(Family& family, std::function<void(ScenarioRun&)> body) {
   family.name = "cpu";
   family.needs_gpu = false;
   family.body = std::move(body);
-  return Scenario{"cpu/x=1", &family, {}, {}, std::nullopt, {}};
+  return Scenario{"cpu/x=1", &family, {}, {}, std::nullopt, {}, 0};
 }
 Environment no_gpu() {
   Environment env;
@@ -109,7 +109,7 @@ TEST_CASE("a scenario below its version or device needs is skipped with the reas
   Family family;
   family.name = "cpu";
   family.needs_gpu = true;
-  Scenario scenario{"cpu/x=1", &family, {}, {}, std::nullopt, {}};
+  Scenario scenario{"cpu/x=1", &family, {}, {}, std::nullopt, {}, 0};
   Environment env;
   env.runtime_version = 12060;
   env.driver_version = 12020;
