@@ -78,7 +78,7 @@ std::string utc_now() {
   return text;
 }
 
-// "needs CUDA 12.4+ runtime and driver, 2 devices"; empty when nothing beyond a GPU.
+// "needs runtime 12.4+, driver for CUDA 12.4+, 2 devices"; empty when nothing beyond a GPU.
 std::string describe_requirements(const Requirements& needs) {
   std::vector<std::string> parts;
   if (needs.min_runtime) parts.push_back("runtime " + cuda_version_string(needs.min_runtime) + "+");
@@ -247,7 +247,6 @@ int self_test_command(const Registry& registry, RunOptions options, const std::s
   std::vector<Scenario> plan = registry.plan(selection);
   if (options.isolation == "none") throw UsageError("self-test needs worker isolation: controls crash and hang");
   ExecutionOptions execution = execution_options(options);
-  if (options.device == "all") throw UsageError("self-test runs on one device: give --device N");
   Environment env = environment_for(first_device(options.device), command_line);
   execution.device = env.selected_device;
   install_interrupt_handlers();
