@@ -15,7 +15,7 @@ class ScenarioRun;
 // What a scenario needs beyond a usable GPU. Below it, the scenario is skipped with the
 // reason ("needs ..."), never failed and never left out of the list.
 struct Requirements {
-  int min_runtime = 0;  // CUDA runtime, e.g. 12040 for 12.4 (with static cudart: the toolkit built with)
+  int min_runtime = 0;  // CUDA runtime and toolkit built with (the older of the two), e.g. 12040 for 12.4
   int min_driver = 0;   // what the driver supports (cudaDriverGetVersion), e.g. 12040
   int min_devices = 1;  // visible CUDA devices
 };

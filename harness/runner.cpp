@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "cuda_check.hpp"
@@ -28,9 +29,13 @@ std::string Runner::prepare_device() {
 }
 
 std::string unmet_requirement(const Requirements& needs, const Environment& env) {
-  if (env.runtime_version < needs.min_runtime)
+  // The code for a newer API is compiled only when the toolkit has it, and a shared
+  // cudart may be newer than the toolkit: the older of the two decides.
+  const int runtime = std::min(env.runtime_version, env.toolkit_version);
+  if (runtime < needs.min_runtime)
     return str("needs CUDA runtime ", cuda_version_string(needs.min_runtime), " or newer; this binary's is ",
-               cuda_version_string(env.runtime_version));
+               cuda_version_string(runtime),
+               env.toolkit_version < env.runtime_version ? " (the toolkit it was built with)" : "");
   if (!env.gpu_usable) return "";  // the GPU reason below says more than a version would
   if (env.driver_version < needs.min_driver)
     return str("needs a driver supporting CUDA ", cuda_version_string(needs.min_driver), " or newer; this one supports ",

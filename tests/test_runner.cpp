@@ -112,6 +112,7 @@ TEST_CASE("a scenario below its version or device needs is skipped with the reas
   Scenario scenario{"cpu/x=1", &family, {}, {}, std::nullopt, {}, 0};
   Environment env;
   env.runtime_version = 12060;
+  env.toolkit_version = 12060;
   env.driver_version = 12020;
   env.gpu_usable = true;
   env.devices.push_back(DeviceInfo{});
@@ -124,6 +125,13 @@ TEST_CASE("a scenario below its version or device needs is skipped with the reas
     REQUIRE(r);
     CHECK(r->status == Status::skipped);
     CHECK(r->reason == "needs CUDA runtime 12.8 or newer; this binary's is 12.6");
+  }
+  SECTION("a shared cudart newer than the toolkit does not lift the need: the code was not built") {
+    scenario.requirements.min_runtime = 12060;
+    env.toolkit_version = 12040;
+    auto r = result_without_running(scenario, env);
+    REQUIRE(r);
+    CHECK(r->reason == "needs CUDA runtime 12.6 or newer; this binary's is 12.4 (the toolkit it was built with)");
   }
   SECTION("driver too old") {
     scenario.requirements.min_driver = 12040;
