@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -78,8 +79,8 @@ struct SourceMap {
     return str(line, ":", column);
   }
   int line_of(std::size_t index) const {
-    std::string at = where(index);
-    return std::stoi(at.substr(0, at.find(':')));
+    if (index >= entry_starts.size()) return 1;
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + entry_starts[index], '\n'));
   }
 };
 
