@@ -1,4 +1,4 @@
-#include "cases.hpp"
+#include "cases/cases.hpp"
 
 namespace hostcb::cases {
 

@@ -18,10 +18,10 @@
 #include <stdexcept>
 #include <thread>
 
-#include "cases.hpp"
-#include "contract_checks.hpp"
-#include "errors.hpp"
-#include "scenario_run.hpp"
+#include "cases/cases.hpp"
+#include "cases/contract_checks.hpp"
+#include "model/errors.hpp"
+#include "runner/scenario_run.hpp"
 
 namespace hostcb::cases {
 

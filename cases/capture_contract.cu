@@ -3,10 +3,10 @@
 // The headers say stream callbacks are "not supported with stream capture". What CUDA
 // does about it is data below (measured on driver 580.159.04, ../shared/cuda-facts.md);
 // a driver that behaves differently fails here, printing expected and observed codes.
-#include "cases.hpp"
-#include "contract_checks.hpp"
-#include "errors.hpp"
-#include "scenario_run.hpp"
+#include "cases/cases.hpp"
+#include "cases/contract_checks.hpp"
+#include "model/errors.hpp"
+#include "runner/scenario_run.hpp"
 
 namespace hostcb::cases {
 
@@ -42,7 +42,7 @@ void check_stream_callback_in_capture(ScenarioRun& run, CaptureMode mode) {
   Probe& probe = run.make_probe(1, 0);
   Stream stream = make_stream();
   api.begin_capture(stream.get(), mode);
-  ApiResult enqueue = api.try_add_stream_callback(stream.get(), probe.user_data(0));
+  ApiResult enqueue = api.try_add_stream_callback(stream.get(), Probe::status_fn(), probe.user_data(0));
   int status_after = api.capture_status(stream.get());
   Graph graph;
   ApiResult end = api.try_end_capture(stream.get(), graph);

@@ -1,7 +1,7 @@
 // The scenario families, one file each. register_all_cases is the one list of them.
 #pragma once
-#include "family.hpp"
-#include "registry.hpp"
+#include "model/family.hpp"
+#include "model/registry.hpp"
 
 namespace hostcb::cases {
 

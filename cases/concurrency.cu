@@ -10,10 +10,10 @@
 #include <exception>
 #include <thread>
 
-#include "cases.hpp"
-#include "errors.hpp"
-#include "host_chain.hpp"
-#include "scenario_run.hpp"
+#include "cases/cases.hpp"
+#include "model/errors.hpp"
+#include "cases/host_chain.hpp"
+#include "runner/scenario_run.hpp"
 
 namespace hostcb::cases {
 

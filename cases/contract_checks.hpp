@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "scenario_run.hpp"
+#include "runner/scenario_run.hpp"
 
 namespace hostcb::cases {
 

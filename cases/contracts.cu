@@ -10,10 +10,10 @@
 //   stream_callback_in_capture  capture_contract's check (global mode)
 //   cuda_call_in_host_fn        callback_fault's calls_cuda: a host function queries its stream
 // Nothing here is launched: the host function must never be called.
-#include "cases.hpp"
-#include "contract_checks.hpp"
-#include "errors.hpp"
-#include "scenario_run.hpp"
+#include "cases/cases.hpp"
+#include "cases/contract_checks.hpp"
+#include "model/errors.hpp"
+#include "runner/scenario_run.hpp"
 
 namespace hostcb::cases {
 

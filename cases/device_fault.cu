@@ -11,10 +11,10 @@
 // The context is broken afterwards: each scenario runs in a fresh worker process.
 #include <atomic>
 
-#include "cases.hpp"
-#include "errors.hpp"
-#include "scenario_run.hpp"
-#include "wait.hpp"
+#include "cases/cases.hpp"
+#include "model/errors.hpp"
+#include "runner/scenario_run.hpp"
+#include "callback/wait.hpp"
 
 namespace hostcb::cases {
 
@@ -62,7 +62,7 @@ void device_fault_body(ScenarioRun& run) {
   HOSTCB_CUDA(cudaGetLastError());
   run.set_launch(1, 1);
   if (stream_callback)
-    api.add_stream_callback(stream.get(), probe.user_data(0));
+    api.add_stream_callback(stream.get(), Probe::status_fn(), probe.user_data(0));
   else
     run.forward().launch_host_func(api, stream.get(), Probe::host_fn(), probe.user_data(0));
   std::atomic_thread_fence(std::memory_order_seq_cst);

@@ -1,8 +1,8 @@
-#include "host_chain.hpp"
+#include "cases/host_chain.hpp"
 
 #include <cstring>
 
-#include "errors.hpp"
+#include "model/errors.hpp"
 
 namespace hostcb::cases {
 

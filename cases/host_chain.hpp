@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "scenario_run.hpp"
+#include "runner/scenario_run.hpp"
 
 namespace hostcb::cases {
 

@@ -12,11 +12,11 @@
 #include <chrono>
 #include <thread>
 
-#include "cases.hpp"
-#include "errors.hpp"
-#include "host_chain.hpp"
-#include "scenario_run.hpp"
-#include "wait.hpp"
+#include "cases/cases.hpp"
+#include "model/errors.hpp"
+#include "cases/host_chain.hpp"
+#include "runner/scenario_run.hpp"
+#include "callback/wait.hpp"
 
 namespace hostcb::cases {
 

@@ -3,10 +3,10 @@
 // one; the launches and synchronizations are made with the selected device current. Both
 // host functions must be called on every launch, and the thread's current device must not
 // move. Needs 2 devices; the replay family covers each device with `--device all`.
-#include "cases.hpp"
-#include "errors.hpp"
-#include "host_chain.hpp"
-#include "scenario_run.hpp"
+#include "cases/cases.hpp"
+#include "model/errors.hpp"
+#include "cases/host_chain.hpp"
+#include "runner/scenario_run.hpp"
 
 namespace hostcb::cases {
 

@@ -5,10 +5,10 @@
 // launch, and before the next launch's), and writes its answer for k; echo must read
 // that answer (it ran after the host function). With sync=end the launches are queued
 // back to back, so a host node that ran early or late reads another launch's value.
-#include "cases.hpp"
-#include "errors.hpp"
-#include "scenario_run.hpp"
-#include "stamp_kernels.cuh"
+#include "cases/cases.hpp"
+#include "model/errors.hpp"
+#include "runner/scenario_run.hpp"
+#include "cases/stamp_kernels.cuh"
 
 namespace hostcb::cases {
 

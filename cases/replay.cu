@@ -7,11 +7,11 @@
 // sync=each the stream is synchronized after every launch and the count must have grown
 // by exactly 2. forward=oneshot with 2 or more launches is the shipped bug: a known-bad
 // control that must end failed or error (usually SIGSEGV on launch 2).
-#include "cases.hpp"
-#include "errors.hpp"
-#include "host_chain.hpp"
-#include "scenario_run.hpp"
-#include "wait.hpp"
+#include "cases/cases.hpp"
+#include "model/errors.hpp"
+#include "cases/host_chain.hpp"
+#include "runner/scenario_run.hpp"
+#include "callback/wait.hpp"
 
 namespace hostcb::cases {
 

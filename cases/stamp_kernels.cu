@@ -1,4 +1,4 @@
-#include "stamp_kernels.cuh"
+#include "cases/stamp_kernels.cuh"
 
 namespace hostcb::cases {
 

@@ -1,7 +1,7 @@
 // stream_callback: cudaStreamAddCallback / cuStreamAddCallback, enqueued n times on one
 // stream. Each callback must run exactly once, in stream order, with a success status.
-#include "cases.hpp"
-#include "scenario_run.hpp"
+#include "cases/cases.hpp"
+#include "runner/scenario_run.hpp"
 
 namespace hostcb::cases {
 
@@ -14,7 +14,7 @@ void stream_callback_body(ScenarioRun& run) {
   Probe& probe = run.make_probe(callbacks, 1);
   probe.expect_in_order();
   Stream stream = make_stream();
-  for (std::size_t i = 0; i < callbacks; ++i) api.add_stream_callback(stream.get(), probe.user_data(i));
+  for (std::size_t i = 0; i < callbacks; ++i) api.add_stream_callback(stream.get(), Probe::status_fn(), probe.user_data(i));
   api.synchronize(stream.get());
 }
 

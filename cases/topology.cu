@@ -9,11 +9,11 @@
 //                     read the copy
 //   capture_to_graph  one explicit host node, then 2 host functions captured after it
 //                     into the same graph (cudaStreamBeginCaptureToGraph, CUDA 12.3)
-#include "cases.hpp"
-#include "errors.hpp"
-#include "host_chain.hpp"
-#include "scenario_run.hpp"
-#include "stamp_kernels.cuh"
+#include "cases/cases.hpp"
+#include "model/errors.hpp"
+#include "cases/host_chain.hpp"
+#include "runner/scenario_run.hpp"
+#include "cases/stamp_kernels.cuh"
 
 namespace hostcb::cases {
 

@@ -9,10 +9,10 @@
 //                     before (it keeps calling site 0); an exec made after calls site 1
 //   upload            cudaGraphUpload before the first launch calls nothing; then N
 //                     launches call site 0 N times
-#include "cases.hpp"
-#include "errors.hpp"
-#include "host_chain.hpp"
-#include "scenario_run.hpp"
+#include "cases/cases.hpp"
+#include "model/errors.hpp"
+#include "cases/host_chain.hpp"
+#include "runner/scenario_run.hpp"
 
 namespace hostcb::cases {
 

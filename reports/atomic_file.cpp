@@ -1,4 +1,4 @@
-#include "atomic_file.hpp"
+#include "reports/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "errors.hpp"
+#include "model/errors.hpp"
 
 namespace hostcb {
 

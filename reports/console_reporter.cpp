@@ -1,4 +1,4 @@
-#include "console_reporter.hpp"
+#include "reports/console_reporter.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>

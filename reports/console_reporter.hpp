@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "result.hpp"
+#include "model/result.hpp"
 
 namespace spdlog {
 class logger;

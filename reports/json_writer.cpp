@@ -1,8 +1,8 @@
-#include "json_writer.hpp"
+#include "reports/json_writer.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "result_json.hpp"
+#include "model/result_json.hpp"
 
 namespace hostcb {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "result.hpp"
+#include "model/result.hpp"
 
 namespace hostcb {
 

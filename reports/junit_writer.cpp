@@ -1,11 +1,11 @@
-#include "junit_writer.hpp"
+#include "reports/junit_writer.hpp"
 
 #include <cstdio>
 #include <map>
 #include <vector>
 
-#include "errors.hpp"
-#include "xml_escape.hpp"
+#include "model/errors.hpp"
+#include "reports/xml_escape.hpp"
 
 namespace hostcb {
 

@@ -1,14 +1,14 @@
-#include "matrix.hpp"
+#include "reports/matrix.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <sstream>
 
-#include "environment.hpp"
-#include "errors.hpp"
-#include "result.hpp"
-#include "result_json.hpp"
+#include "model/environment.hpp"
+#include "model/errors.hpp"
+#include "model/result.hpp"
+#include "model/result_json.hpp"
 
 namespace hostcb {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "status.hpp"
+#include "model/status.hpp"
 
 namespace hostcb {
 

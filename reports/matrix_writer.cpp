@@ -1,10 +1,10 @@
-#include "matrix_writer.hpp"
+#include "reports/matrix_writer.hpp"
 
 #include <map>
 
-#include "errors.hpp"
-#include "result.hpp"
-#include "xml_escape.hpp"
+#include "model/errors.hpp"
+#include "model/result.hpp"
+#include "reports/xml_escape.hpp"
 
 namespace hostcb {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "matrix.hpp"
+#include "reports/matrix.hpp"
 
 namespace hostcb {
 

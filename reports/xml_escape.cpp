@@ -1,4 +1,4 @@
-#include "xml_escape.hpp"
+#include "reports/xml_escape.hpp"
 
 namespace hostcb {
 

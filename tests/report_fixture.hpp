@@ -1,6 +1,6 @@
 // A fixed RunReport with one result of each kind and hostile strings, for report tests.
 #pragma once
-#include "result.hpp"
+#include "model/result.hpp"
 
 inline hostcb::RunReport sample_report() {
   using namespace hostcb;

@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <thread>
 
-#include "forwarding.hpp"
-#include "scenario_run.hpp"
-#include "worker_process.hpp"
+#include "cuda/forwarding.hpp"
+#include "runner/scenario_run.hpp"
+#include "exec/worker_process.hpp"
 
 namespace hostcb::stub {
 

@@ -2,7 +2,7 @@
 // a GPU. hostcb_stub is the real CLI with these families instead of the CUDA ones, so
 // its workers are real worker processes.
 #pragma once
-#include "registry.hpp"
+#include "model/registry.hpp"
 
 namespace hostcb::stub {
 

@@ -2,7 +2,7 @@
 // supervisor, its workers, signals and reports can be tested end to end without a GPU.
 #include <iostream>
 
-#include "cli.hpp"
+#include "app/cli.hpp"
 #include "stub_cases.hpp"
 
 int main(int argc, char** argv) {

@@ -2,11 +2,11 @@
 #include <optional>
 #include <set>
 
-#include "axes.hpp"
-#include "cases.hpp"
+#include "model/axes.hpp"
+#include "cases/cases.hpp"
 #include "catch_compat.hpp"
-#include "errors.hpp"
-#include "registry.hpp"
+#include "model/errors.hpp"
+#include "model/registry.hpp"
 
 using namespace hostcb;
 

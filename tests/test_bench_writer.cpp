@@ -2,8 +2,8 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "atomic_file.hpp"
-#include "bench_writer.hpp"
+#include "reports/atomic_file.hpp"
+#include "app/bench_writer.hpp"
 #include "catch_compat.hpp"
 
 using namespace hostcb;

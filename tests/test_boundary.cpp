@@ -1,8 +1,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "active_scenario.hpp"
-#include "boundary.hpp"
+#include "callback/active_scenario.hpp"
+#include "callback/boundary.hpp"
 #include "catch_compat.hpp"
 
 using namespace hostcb;

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "catch_compat.hpp"
-#include "failure_channel.hpp"
+#include "callback/failure_channel.hpp"
 
 using namespace hostcb;
 

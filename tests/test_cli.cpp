@@ -1,9 +1,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "cases.hpp"
+#include "cases/cases.hpp"
 #include "catch_compat.hpp"
-#include "cli.hpp"
+#include "app/cli.hpp"
 
 using namespace hostcb;
 

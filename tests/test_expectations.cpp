@@ -1,6 +1,6 @@
 #include "catch_compat.hpp"
-#include "errors.hpp"
-#include "expectations.hpp"
+#include "model/errors.hpp"
+#include "app/expectations.hpp"
 
 using namespace hostcb;
 

@@ -1,6 +1,6 @@
 #include "catch_compat.hpp"
-#include "errors.hpp"
-#include "filter.hpp"
+#include "model/errors.hpp"
+#include "model/filter.hpp"
 
 using namespace hostcb;
 

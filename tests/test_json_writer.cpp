@@ -1,7 +1,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catch_compat.hpp"
-#include "json_writer.hpp"
+#include "reports/json_writer.hpp"
 #include "report_fixture.hpp"
 
 using namespace hostcb;

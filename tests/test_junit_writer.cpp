@@ -3,9 +3,9 @@
 #include <regex>
 #include <sstream>
 
-#include "atomic_file.hpp"
+#include "reports/atomic_file.hpp"
 #include "catch_compat.hpp"
-#include "junit_writer.hpp"
+#include "reports/junit_writer.hpp"
 #include "report_fixture.hpp"
 
 using namespace hostcb;

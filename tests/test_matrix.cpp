@@ -2,11 +2,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "atomic_file.hpp"
+#include "reports/atomic_file.hpp"
 #include "catch_compat.hpp"
-#include "errors.hpp"
-#include "json_writer.hpp"
-#include "matrix_writer.hpp"
+#include "model/errors.hpp"
+#include "reports/json_writer.hpp"
+#include "reports/matrix_writer.hpp"
 #include "report_fixture.hpp"
 
 using namespace hostcb;

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "catch_compat.hpp"
-#include "probe.hpp"
+#include "callback/probe.hpp"
 
 using namespace hostcb;
 

@@ -1,9 +1,11 @@
 #include "catch_compat.hpp"
-#include "cuda_check.hpp"
-#include "errors.hpp"
-#include "driver_version.hpp"
-#include "runner.hpp"
-#include "scenario_run.hpp"
+#include "cuda/cuda_check.hpp"
+#include "model/errors.hpp"
+#include "cuda/driver_version.hpp"
+#include "exec/supervisor.hpp"
+#include "model/admission.hpp"
+#include "runner/runner.hpp"
+#include "runner/scenario_run.hpp"
 
 using namespace hostcb;
 
@@ -19,6 +21,13 @@ Environment no_gpu() {
   Environment env;
   env.gpu_unusable_reason = "no usable CUDA device: test";
   return env;
+}
+// A scenario the way `run --isolate none` runs it: admitted by planning, then run here.
+Result plan_and_run(const Scenario& scenario, const Environment& env) {
+  ExecutionOptions options;
+  options.isolation = Isolation::none;
+  options.run_in_process = [&](const Scenario& s) { return Runner(env).run(s); };
+  return execute_plan({scenario}, env, options, nullptr).at(0);
 }
 }  // namespace
 
@@ -83,12 +92,11 @@ TEST_CASE("the runner's four results", "[runner]") {
 
 TEST_CASE("without a GPU, GPU scenarios are skipped with the reason and their body never runs", "[runner]") {
   Environment env = no_gpu();
-  Runner runner(env);
   Family family;
   bool ran = false;
   Scenario s = cpu_scenario(family, [&](ScenarioRun&) { ran = true; });
   family.needs_gpu = true;
-  Result r = runner.run(s);
+  Result r = plan_and_run(s, env);
   CHECK_FALSE(ran);
   CHECK(r.status == Status::skipped);
   CHECK(r.reason == "no usable CUDA device: test");
@@ -96,11 +104,12 @@ TEST_CASE("without a GPU, GPU scenarios are skipped with the reason and their bo
 
 TEST_CASE("excluded combinations are skipped as excluded", "[runner]") {
   Environment env = no_gpu();
-  Runner runner(env);
   Family family;
-  Scenario s = cpu_scenario(family, [](ScenarioRun&) {});
+  bool ran = false;
+  Scenario s = cpu_scenario(family, [&](ScenarioRun&) { ran = true; });
   s.excluded_reason = "no such thing";
-  Result r = runner.run(s);
+  Result r = plan_and_run(s, env);
+  CHECK_FALSE(ran);
   CHECK(r.status == Status::skipped);
   CHECK(r.reason == "excluded: no such thing");
 }
@@ -121,41 +130,40 @@ TEST_CASE("a scenario below its version or device needs is skipped with the reas
     scenario.requirements.min_runtime = 12080;
     env.gpu_usable = false;
     env.gpu_unusable_reason = "no usable CUDA device: test";
-    auto r = result_without_running(scenario, env);
+    auto r = skip_reason(scenario, env);
     REQUIRE(r);
-    CHECK(r->status == Status::skipped);
-    CHECK(r->reason == "needs CUDA runtime 12.8 or newer; this binary's is 12.6");
+    CHECK(*r == "needs CUDA runtime 12.8 or newer; this binary's is 12.6");
   }
   SECTION("a shared cudart newer than the toolkit does not lift the need: the code was not built") {
     scenario.requirements.min_runtime = 12060;
     env.toolkit_version = 12040;
-    auto r = result_without_running(scenario, env);
+    auto r = skip_reason(scenario, env);
     REQUIRE(r);
-    CHECK(r->reason == "needs CUDA runtime 12.6 or newer; this binary's is 12.4 (the toolkit it was built with)");
+    CHECK(*r == "needs CUDA runtime 12.6 or newer; this binary's is 12.4 (the toolkit it was built with)");
   }
   SECTION("driver too old") {
     scenario.requirements.min_driver = 12040;
-    auto r = result_without_running(scenario, env);
+    auto r = skip_reason(scenario, env);
     REQUIRE(r);
-    CHECK(r->reason == "needs a driver supporting CUDA 12.4 or newer; this one supports 12.2");
+    CHECK(*r == "needs a driver supporting CUDA 12.4 or newer; this one supports 12.2");
   }
   SECTION("too few devices") {
     scenario.requirements.min_devices = 2;
-    auto r = result_without_running(scenario, env);
+    auto r = skip_reason(scenario, env);
     REQUIRE(r);
-    CHECK(r->reason == "needs 2 CUDA devices; 1 visible");
+    CHECK(*r == "needs 2 CUDA devices; 1 visible");
   }
   SECTION("needs met: it runs") {
     scenario.requirements = {12060, 12020, 1};
-    CHECK_FALSE(result_without_running(scenario, env));
+    CHECK_FALSE(skip_reason(scenario, env));
   }
   SECTION("without a GPU the GPU reason wins over driver needs") {
     scenario.requirements.min_driver = 12040;
     env.gpu_usable = false;
     env.gpu_unusable_reason = "no usable CUDA device: test";
-    auto r = result_without_running(scenario, env);
+    auto r = skip_reason(scenario, env);
     REQUIRE(r);
-    CHECK(r->reason == "no usable CUDA device: test");
+    CHECK(*r == "no usable CUDA device: test");
   }
 }
 

@@ -4,12 +4,13 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "atomic_file.hpp"
+#include "reports/atomic_file.hpp"
 #include "catch_compat.hpp"
-#include "execution.hpp"
-#include "interrupt.hpp"
-#include "junit_writer.hpp"
-#include "selftest.hpp"
+#include "exec/supervisor.hpp"
+#include "exec/interrupt.hpp"
+#include "runner/runner.hpp"
+#include "reports/junit_writer.hpp"
+#include "app/selftest.hpp"
 #include "stub_cases.hpp"
 
 using namespace hostcb;
@@ -25,6 +26,7 @@ struct Fixture {
     env.gpu_unusable_reason = "no GPU in this test";
     options.worker_command = {HOSTCB_STUB_EXE, "worker"};
     options.timeout_s = 10;
+    options.run_in_process = [this](const Scenario& s) { return Runner(env).run(s); };
   }
   std::vector<Scenario> plan(const std::vector<std::string>& ids) {
     std::vector<Scenario> out;

@@ -1,5 +1,5 @@
 #include "catch_compat.hpp"
-#include "xml_escape.hpp"
+#include "reports/xml_escape.hpp"
 
 using namespace hostcb;
 

@@ -1,0 +1,62 @@
+// hostcb bench: what host callbacks cost, next to a raw baseline measured in the same run.
+//
+// Each path is measured twice, interleaved round by round: through the harness (the
+// forwarding layer, the probe's bookkeeping, then a timestamp where a user's callback
+// would start) and raw (the same CUDA calls, a bare function that takes the timestamp
+// at once). Latency: from just before the launch call to that timestamp, with a sync
+// after each launch. Throughput: many launches in flight, one sync.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "model/environment.hpp"
+
+namespace hostcb {
+
+struct Distribution {  // microseconds
+  double min = 0, p50 = 0, p90 = 0, p99 = 0, max = 0;
+  static Distribution of(std::vector<double> samples);
+};
+
+struct PathResult {
+  std::string path;     // stream_host_func, stream_callback, graph_capture, graph_node, chain_16, parallel_16, between_kernels
+  std::string api;      // runtime | driver
+  std::string forward;  // direct, graph_owned, an adapter ("-" where no layer is involved)
+  Distribution latency, baseline_latency;
+  double throughput = 0, baseline_throughput = 0;  // launches per second
+  double p50_ratio() const { return baseline_latency.p50 > 0 ? latency.p50 / baseline_latency.p50 : 0; }
+  double throughput_ratio() const { return throughput > 0 ? baseline_throughput / throughput : 0; }
+};
+
+struct SeriesPoint {
+  double x = 0;
+  double us = 0, baseline_us = 0;  // per node (chain) or per launch (streams)
+};
+
+struct Series {
+  std::string name, x_label, y_label;
+  std::vector<SeriesPoint> points;
+};
+
+struct BenchOptions {
+  int device = 0;
+  int launches = 2000;  // per path and arm, split into rounds
+  int warmup = 200;
+  bool quick = false;   // short series (a smoke run)
+};
+
+struct BenchReport {
+  Environment environment;
+  BenchOptions options;
+  std::vector<PathResult> paths;
+  double empty_graph_launch_us = 0;  // a one-empty-node graph launch, pipelined
+  std::vector<Series> series;
+  std::vector<std::string> problems;  // wrong call counts: the numbers are not to be trusted
+};
+
+inline constexpr double kHarnessCostBar = 1.05;  // direct-layer p50 over its raw baseline
+
+// Needs a usable GPU; throws CudaError otherwise. Writers: app/bench_writer.hpp.
+BenchReport run_bench(const BenchOptions& options, Environment environment);
+
+}  // namespace hostcb

@@ -1,0 +1,66 @@
+// Known behaviour, kept in a file, so a nightly run stays green on bugs someone already
+// knows about and turns red the day one is fixed.
+//
+// The file is JSON with comments (// and /* */). Each entry names scenarios by a glob over
+// their ids, optionally only for some drivers and runtimes, and the result they are known
+// to end with:
+//   {
+//     "format": "hostcb-expectations", "format_version": 1,
+//     "expectations": [
+//       { "id": "replay/*forward=cuda_bindings_*/replays=5/*",
+//         "driver": { "min": "525", "max": "580" },   // the driver's version string; optional
+//         "runtime": { "min": "12.0" },                // the CUDA runtime; optional
+//         "expect": ["error"],                         // failed and/or error
+//         "reason": "cuda-bindings 13.3.1 frees its trampoline record after one call",
+//         "link": "https://..." } ] }
+// Bounds are inclusive and compare only as many numbers as they give: "580" holds every
+// 580.x.y. An entry with a driver range never applies when the driver's version string is
+// unknown. The first entry that applies to a scenario is the one used.
+//
+// After the run: a result that is one of the expected ones becomes xfail; a pass becomes
+// xpass (a failure of the run: the entry can be retired); any other result stays as it was.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/environment.hpp"
+#include "model/result.hpp"
+
+namespace hostcb {
+
+struct VersionRange {
+  std::string min, max;  // dotted numbers; empty: unbounded
+  bool contains(const std::string& version) const;
+};
+
+struct Expectation {
+  std::string id_pattern;
+  std::optional<VersionRange> driver, runtime;
+  std::vector<Status> expect;  // failed and/or error
+  std::string reason;
+  std::string link;
+  int line = 0;  // where the entry starts in its file
+  std::string describe() const;  // "REASON (LINK)"
+};
+
+struct Expectations {
+  std::string path;
+  std::vector<Expectation> entries;
+};
+
+// Throws UsageError "PATH:LINE:COLUMN: what is wrong" for a file that cannot be read, is
+// not JSON, or breaks the format. Nothing is run with a file that does not load.
+Expectations load_expectations(const std::string& path);
+Expectations parse_expectations(const std::string& text, const std::string& path);
+
+// The first entry that applies to this scenario in this environment, or nullptr.
+const Expectation* find_expectation(const Expectations& expectations, const std::string& id, const Environment& env);
+
+// Turns matching results into xfail, and passes that were expected to fail into xpass.
+void apply_expectations(std::vector<Result>& results, const Expectations& expectations, const Environment& env);
+
+// -1, 0 or 1, comparing only as many numbers as `bound` has ("580" vs "580.159.04" is 0).
+int compare_version_prefix(const std::string& version, const std::string& bound);
+
+}  // namespace hostcb

@@ -1,0 +1,15 @@
+// hostcb's entry point: the registry of every case family, handed to the CLI.
+#include <exception>
+#include <iostream>
+
+#include "cases/cases.hpp"
+#include "app/cli.hpp"
+
+int main(int argc, char** argv) {
+  try {
+    return hostcb::run_cli(hostcb::cases::register_all_cases, std::vector<std::string>(argv, argv + argc));
+  } catch (const std::exception& e) {
+    std::cerr << "hostcb: internal error: " << e.what() << "\n";
+    return hostcb::kExitFailed;
+  }
+}

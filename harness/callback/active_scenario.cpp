@@ -1,0 +1,82 @@
+#include "callback/active_scenario.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace hostcb {
+
+namespace {
+std::atomic<ActiveScenario*> g_active{nullptr};
+std::atomic<std::uint64_t> g_orphans{0};
+std::atomic<std::uint64_t> g_next_thread_token{1};
+std::atomic<bool> g_echo_failures{false};
+constexpr std::int64_t kNoCallback = INT64_MIN;
+thread_local std::int64_t t_callback_launch = kNoCallback;
+}  // namespace
+
+ActiveScenario* active_scenario() noexcept { return g_active.load(std::memory_order_acquire); }
+
+ScenarioActivation::ScenarioActivation(ActiveScenario& scenario) {
+  scenario.runner_thread = thread_token();
+  ActiveScenario* expected = nullptr;
+  if (!g_active.compare_exchange_strong(expected, &scenario, std::memory_order_acq_rel))
+    throw std::logic_error("a scenario is already active: " + expected->id);
+}
+
+ScenarioActivation::~ScenarioActivation() { g_active.store(nullptr, std::memory_order_release); }
+
+std::uint64_t thread_token() noexcept {
+  thread_local std::uint64_t token = g_next_thread_token.fetch_add(1, std::memory_order_relaxed);
+  return token;
+}
+
+std::uint64_t orphan_events() noexcept { return g_orphans.load(std::memory_order_relaxed); }
+void count_orphan_event() noexcept { g_orphans.fetch_add(1, std::memory_order_relaxed); }
+
+CallbackLaunchScope::CallbackLaunchScope(std::int64_t launch) noexcept : previous_(t_callback_launch) {
+  t_callback_launch = launch;
+}
+CallbackLaunchScope::~CallbackLaunchScope() { t_callback_launch = previous_; }
+
+std::string project_relative(const char* file) {
+  static const std::string source_dir = HOSTCB_SOURCE_DIR "/";
+  std::string path = file ? file : "?";
+  if (path.compare(0, source_dir.size(), source_dir) == 0) path.erase(0, source_dir.size());
+  return path;
+}
+
+void set_failure_echo(bool on) noexcept { g_echo_failures = on; }
+
+void report_failure(const char* file, int line, const std::string& message) noexcept {
+  ActiveScenario* scenario = active_scenario();
+  if (!scenario) {
+    count_orphan_event();
+    return;
+  }
+  try {
+    Failure failure;
+    failure.scenario_id = scenario->id;
+    bool in_callback = t_callback_launch != kNoCallback;
+    failure.launch = in_callback ? t_callback_launch : scenario->runner_launch.load(std::memory_order_relaxed);
+    std::uint64_t token = thread_token();
+    // A host function's failure names its thread "callback#N"; one from another thread of
+    // the scenario's own (concurrency launches from several) "thread#N".
+    failure.thread = token == scenario->runner_thread ? "runner"
+                     : in_callback                    ? "callback#" + std::to_string(token)
+                                                      : "thread#" + std::to_string(token);
+    failure.file = project_relative(file);
+    failure.line = line;
+    failure.message = message;
+    if (g_echo_failures.load(std::memory_order_relaxed)) {
+      std::string text = "hostcb failure: [launch " + std::to_string(failure.launch) + "] [" + failure.thread + "] " +
+                         failure.file + ":" + std::to_string(failure.line) + ": " + message + "\n";
+      std::fputs(text.c_str(), stderr);  // one write per line; stderr is unbuffered
+    }
+    scenario->channel.push(std::move(failure));
+  } catch (...) {
+    count_orphan_event();  // could not even build the entry (out of memory)
+  }
+}
+
+}  // namespace hostcb

@@ -1,0 +1,72 @@
+// The scenario running now, reachable from any thread.
+//
+// Callbacks get only a userData pointer; to report a failure or find their probe they
+// look up the active scenario. The runner activates one scenario at a time and keeps it
+// active until the device is idle, so no callback can outlive what it points to.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "callback/failure_channel.hpp"
+
+namespace hostcb {
+
+class Probe;
+
+struct ActiveScenario {
+  explicit ActiveScenario(std::string scenario_id) : id(std::move(scenario_id)) {}
+  std::string id;
+  FailureChannel channel;
+  std::uint64_t runner_thread = 0;              // thread_token() of the thread running the body
+  std::atomic<std::int64_t> runner_launch{-1};  // the launch the body is on, for its own failures
+  std::atomic<Probe*> probe{nullptr};
+};
+
+ActiveScenario* active_scenario() noexcept;
+
+// Makes a scenario active for its lifetime (RAII); one at a time per process.
+class ScenarioActivation {
+ public:
+  explicit ScenarioActivation(ActiveScenario& scenario);
+  ~ScenarioActivation();
+  ScenarioActivation(const ScenarioActivation&) = delete;
+  ScenarioActivation& operator=(const ScenarioActivation&) = delete;
+};
+
+// A small number naming the calling thread, stable for its life; cheap after first use.
+std::uint64_t thread_token() noexcept;
+
+// Calls that found no active scenario: a callback that ran after its scenario ended.
+std::uint64_t orphan_events() noexcept;
+void count_orphan_event() noexcept;
+
+// Sends a failure to the active scenario's channel, with the launch number taken from the
+// enclosing guarded callback or else from the body's current launch. Never throws.
+void report_failure(const char* file, int line, const std::string& message) noexcept;
+
+// Worker mode: also write each failure to stderr as it happens, so that a crash report
+// (the worker's last words) still holds the failures the crash took with it.
+void set_failure_echo(bool on) noexcept;
+
+// The launch number a guarded callback is serving, for report_failure (RAII, per thread).
+class CallbackLaunchScope {
+ public:
+  explicit CallbackLaunchScope(std::int64_t launch) noexcept;
+  ~CallbackLaunchScope();
+
+ private:
+  std::int64_t previous_;
+};
+
+// Strips the source directory so reports name files like "cases/replay.cu".
+std::string project_relative(const char* file);
+
+}  // namespace hostcb
+
+// Checks a condition anywhere in a scenario, callbacks included; on failure reports
+// through the channel and carries on. Never uses Catch2 or exceptions.
+#define HOSTCB_EXPECT(cond, message)                                                          \
+  ((cond) ? (void)0                                                                           \
+          : ::hostcb::report_failure(__FILE__, __LINE__,                                      \
+                                     std::string("expected ") + #cond + ": " + (message)))

@@ -1,0 +1,13 @@
+// Reading the environment a run happens in from CUDA, the driver and the host.
+#pragma once
+#include <string>
+
+#include "model/environment.hpp"
+
+namespace hostcb {
+
+// Queries CUDA without creating a context. Never throws for a missing driver or device:
+// that is recorded as gpu_unusable_reason.
+Environment capture_environment(int device, std::string command_line);
+
+}  // namespace hostcb

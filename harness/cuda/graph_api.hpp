@@ -1,0 +1,147 @@
+// The CUDA calls a host-callback scenario makes, behind one interface with two
+// implementations: the runtime API and the driver API. A scenario body is written once
+// and runs through either (the `api` axis). Handles are shared: a cudaStream_t is a
+// CUstream, a cudaGraph_t a CUgraph.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <vector>
+
+#include "callback/boundary.hpp"
+#include "cuda/cuda_handles.hpp"
+
+namespace hostcb {
+
+enum class CaptureMode { global, thread_local_, relaxed };
+CaptureMode parse_capture_mode(const std::string& name);  // "global", "thread_local", "relaxed"
+
+enum class ConditionalKind { if_, while_ };
+
+// A CUDA result kept as data, for scenarios that expect a specific error.
+struct ApiResult {
+  int code = 0;
+  std::string name;
+};
+
+// A stream callback has one userData for both the function to call and its own userData:
+// a record made at enqueue, freed after its one call. Stream callbacks cannot be captured,
+// so each is called exactly once; an enqueue that fails frees the record at once.
+struct StatusCall {
+  StatusFn fn;
+  void* user_data;
+  static void* make(StatusFn fn, void* user_data) { return new StatusCall{fn, user_data}; }
+  static void deliver(void* record, int status) noexcept;  // calls, then frees
+  static void discard(void* record) noexcept;              // the enqueue failed
+};
+
+class GraphApi {
+ public:
+  virtual ~GraphApi() = default;
+  virtual const char* name() const = 0;  // "runtime" or "driver"
+
+  virtual void begin_capture(cudaStream_t stream, CaptureMode mode) const = 0;
+  virtual Graph end_capture(cudaStream_t stream) const = 0;
+  virtual Graph create_graph() const = 0;
+  virtual void launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const = 0;
+  virtual cudaGraphNode_t add_host_node(cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps, HostFn fn,
+                                        void* user_data) const = 0;
+  virtual GraphExec instantiate(cudaGraph_t graph) const = 0;
+  virtual void launch(cudaGraphExec_t exec, cudaStream_t stream) const = 0;
+  virtual void synchronize(cudaStream_t stream) const = 0;
+  // Enqueues a stream callback (cudaStreamAddCallback style) that calls fn(user_data,
+  // status) with the status it received.
+  virtual void add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const = 0;
+
+  // Unchecked forms, for contract scenarios that expect an error.
+  virtual ApiResult try_add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const = 0;
+  virtual ApiResult try_end_capture(cudaStream_t stream, Graph& graph_out) const = 0;
+  // 0 none, 1 active, 2 invalidated (the same numbers in both APIs).
+  virtual int capture_status(cudaStream_t stream) const = 0;
+  virtual ApiResult try_synchronize(cudaStream_t stream) const = 0;
+  virtual ApiResult try_launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const = 0;
+  // cudaStreamQuery / cuStreamQuery, unchecked: a host function calls it to test the
+  // rule that host functions must not call CUDA.
+  virtual ApiResult query_stream(cudaStream_t stream) const = 0;
+  // This API's name for an error code (cudaErrorX or CUDA_ERROR_X).
+  virtual std::string error_name(int code) const = 0;
+
+  // The graph a capture on `stream` is building; nullptr when it is not capturing.
+  virtual cudaGraph_t capturing_graph(cudaStream_t stream) const = 0;
+  // Ties `object` to `graph` through a CUDA user object: destroy(object) runs once, on a
+  // CUDA thread, after the graph and every exec made from it are destroyed and their
+  // launches have finished. destroy must not call CUDA. Takes `object` in every case: if
+  // this throws, destroy(object) has run or will run; the caller never frees it.
+  virtual void retain_with_graph(cudaGraph_t graph, void* object, HostFn destroy) const = 0;
+
+  // Other nodes, for graphs that mix them with host nodes. The kernel runs one thread in
+  // one block; `args` as for cudaLaunchKernel. The copy may be between any two pointers
+  // the device can reach (pinned or device memory).
+  virtual cudaGraphNode_t add_kernel_node(cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
+                                          const void* kernel, void** args) const = 0;
+  virtual cudaGraphNode_t add_memcpy_node(cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps, void* dst,
+                                          const void* src, std::size_t bytes) const = 0;
+  // CUDA copies `child` into the node: the caller may destroy it afterwards.
+  virtual cudaGraphNode_t add_child_graph_node(cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
+                                               cudaGraph_t child) const = 0;
+  virtual Graph clone(cudaGraph_t graph) const = 0;
+
+  // Changing host nodes: in the graph (execs made before keep the old function), or in
+  // one exec (from its next launch).
+  virtual void set_host_node(cudaGraphNode_t node, HostFn fn, void* user_data) const = 0;
+  virtual void exec_set_host_node(cudaGraphExec_t exec, cudaGraphNode_t node, HostFn fn, void* user_data) const = 0;
+  // cudaGraphExecUpdate / cuGraphExecUpdate, unchecked (12.0 or newer).
+  virtual ApiResult try_exec_update(cudaGraphExec_t exec, cudaGraph_t graph) const = 0;
+  virtual void upload(cudaGraphExec_t exec, cudaStream_t stream) const = 0;
+
+  // Fork and join across streams (also inside a capture).
+  virtual void record_event(cudaEvent_t event, cudaStream_t stream) const = 0;
+  virtual void wait_event(cudaStream_t stream, cudaEvent_t event) const = 0;
+  // Capture into an existing graph, after `deps` (12.3 or newer).
+  virtual void begin_capture_to_graph(cudaStream_t stream, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
+                                      CaptureMode mode) const = 0;
+
+  // Contract checks, unchecked. Instantiation for device launch (12.0 or newer);
+  // `result_info` receives cudaGraphInstantiateResult / CUgraphInstantiateResult.
+  virtual ApiResult try_instantiate_for_device_launch(cudaGraph_t graph, GraphExec& exec_out,
+                                                      int& result_info) const = 0;
+  // Adds a conditional node with one body (12.4 or newer); returns the body graph, which
+  // the node owns. The condition starts at `default_value` on every launch.
+  virtual cudaGraph_t add_conditional_node(cudaGraph_t graph, ConditionalKind kind, unsigned default_value) const = 0;
+  // Unchecked instantiate (flags 0).
+  virtual ApiResult try_instantiate(cudaGraph_t graph, GraphExec& exec_out) const = 0;
+};
+
+// Captures what `enqueue` puts on `stream` into a graph. If `enqueue` throws, the capture
+// is ended and its graph discarded before the exception goes on: no stream is left
+// capturing (which would break every later scenario in global mode).
+template <class Enqueue>
+Graph capture_graph(const GraphApi& api, cudaStream_t stream, CaptureMode mode, Enqueue&& enqueue) {
+  api.begin_capture(stream, mode);
+  try {
+    enqueue();
+  } catch (...) {
+    Graph discarded;
+    api.try_end_capture(stream, discarded);
+    throw;
+  }
+  return api.end_capture(stream);
+}
+
+// "runtime" or "driver"; throws std::invalid_argument for anything else.
+const GraphApi& graph_api(const std::string& name);
+// The two implementations (graph_api_runtime.cpp, graph_api_driver.cpp).
+const GraphApi& runtime_graph_api();
+const GraphApi& driver_graph_api();
+
+// The graph's host nodes, in the order cudaGraphGetNodes lists them.
+std::vector<cudaGraphNode_t> host_nodes(cudaGraph_t graph);
+
+// Node count of a graph, and how many of them are host nodes.
+struct GraphShape {
+  std::size_t nodes = 0;
+  std::size_t host_nodes = 0;
+};
+GraphShape graph_shape(cudaGraph_t graph);
+
+}  // namespace hostcb

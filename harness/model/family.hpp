@@ -1,0 +1,60 @@
+// A family of scenarios: its axes, which combinations cannot exist, and its body.
+#pragma once
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/axes.hpp"
+#include "model/status.hpp"
+
+namespace hostcb {
+
+class ScenarioRun;
+
+// What a scenario needs beyond a usable GPU. Below it, the scenario is skipped with the
+// reason ("needs ..."), never failed and never left out of the list.
+struct Requirements {
+  int min_runtime = 0;  // CUDA runtime and toolkit built with (the older of the two), e.g. 12040 for 12.4
+  int min_driver = 0;   // what the driver supports (cudaDriverGetVersion), e.g. 12040
+  int min_devices = 1;  // visible CUDA devices
+};
+
+struct Family {
+  std::string name;
+  std::string summary;  // one line, shown by `hostcb list --format json` and in docs
+  std::vector<Axis> axes;
+  // A reason when a combination of axis values cannot exist; it is then listed and
+  // reported as skipped ("excluded: ...") rather than renamed away.
+  std::function<std::optional<std::string>(const Params&)> excluded;
+  // Builds the CUDA work, launches it and states what it expected. Never prints or exits.
+  std::function<void(ScenarioRun&)> body;
+  bool needs_gpu = true;
+  // Known-bad controls: combinations that are broken on purpose, with the verdict the
+  // harness must reach on them. Controls run only when asked for (--controls, self-test),
+  // never in the default matrix. Unset, or nullopt for a combination: an ordinary scenario.
+  std::function<std::optional<ExpectedVerdict>(const Params&)> control;
+  // The scenario breaks the CUDA context on purpose (sticky device errors): it always gets
+  // a fresh worker process, and the context's sticky error after the body is not held
+  // against it.
+  bool fresh_process = false;
+  // A combination's own time limit in seconds; unset or 0 takes the run's (--timeout).
+  // Keep it for scenarios that must time out quickly (a hang control): a tight limit on
+  // ordinary ones turns a loaded machine's slow CUDA start into a false error.
+  std::function<double(const Params&)> timeout;
+  // Versions and devices a combination needs; unset: none beyond a GPU.
+  std::function<Requirements(const Params&)> requirements;
+};
+
+// One planned scenario: a family with one value per axis.
+struct Scenario {
+  std::string id;
+  const Family* family = nullptr;
+  Params params;
+  std::string excluded_reason;  // empty unless the combination cannot exist
+  std::optional<ExpectedVerdict> control;  // set for a known-bad control
+  Requirements requirements;
+  double timeout_s = 0;  // its own time limit; 0 takes the run's
+};
+
+}  // namespace hostcb

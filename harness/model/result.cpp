@@ -1,0 +1,73 @@
+#include "model/result.hpp"
+
+#include "model/errors.hpp"
+
+namespace hostcb {
+
+std::string ExpectedVerdict::describe() const {
+  std::string text;
+  for (std::size_t i = 0; i < any_of.size(); ++i) text += (i ? " or " : "") + std::string(status_name(any_of[i]));
+  if (!mentions.empty()) text += " mentioning '" + mentions + "'";
+  return text;
+}
+
+const char* status_name(Status status) {
+  switch (status) {
+    case Status::passed: return "passed";
+    case Status::failed: return "failed";
+    case Status::error: return "error";
+    case Status::skipped: return "skipped";
+    case Status::xfail: return "xfail";
+    case Status::xpass: return "xpass";
+  }
+  return "?";
+}
+
+Result result_for(const Scenario& scenario, Status status, std::string reason, double seconds) {
+  Result r;
+  r.id = scenario.id;
+  r.family = scenario.family->name;
+  r.params = scenario.params;
+  r.status = status;
+  r.reason = std::move(reason);
+  r.seconds = seconds;
+  return r;
+}
+
+void Counts::add(Status status) {
+  switch (status) {
+    case Status::passed: ++passed; break;
+    case Status::failed: ++failed; break;
+    case Status::error: ++error; break;
+    case Status::skipped: ++skipped; break;
+    case Status::xfail: ++xfail; break;
+    case Status::xpass: ++xpass; break;
+  }
+}
+
+Counts count_results(const std::vector<Result>& results) {
+  Counts counts;
+  for (const auto& r : results) counts.add(r.status);
+  return counts;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string describe_failure(const Failure& failure) {
+  std::string text;
+  if (failure.launch >= 0) text += str("[launch ", failure.launch, "] ");
+  if (!failure.thread.empty()) text += "[" + failure.thread + "] ";
+  if (!failure.file.empty()) text += str(failure.file, ":", failure.line, ": ");
+  return text + failure.message;
+}
+
+std::string describe_failures(const Result& result) {
+  std::string text;
+  for (const auto& failure : result.failures) text += describe_failure(failure) + "\n";
+  if (result.failures_dropped)
+    text += str("(", result.failures_dropped, " more failure(s) dropped: the channel keeps the first ",
+                result.failures.size(), ")\n");
+  return text;
+}
+
+}  // namespace hostcb

@@ -1,0 +1,57 @@
+// What a run produced: one Result per planned scenario, and the environment it ran in.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/axes.hpp"
+#include "model/environment.hpp"
+#include "model/failure.hpp"
+#include "model/family.hpp"
+#include "model/status.hpp"
+
+namespace hostcb {
+
+struct Result {
+  std::string id;
+  std::string family;
+  Params params;
+  Status status = Status::skipped;
+  std::string reason;  // why it was skipped, or what stopped it (error)
+  std::vector<Failure> failures;
+  std::uint64_t failures_dropped = 0;  // beyond the channel's bound: counted, not kept
+  double seconds = 0;
+  std::vector<std::pair<std::string, std::string>> properties;
+  int device = -1;  // the device it ran on when one run covered several (--device all)
+  // xfail and xpass: the expectations entry that matched, "REASON (LINK)".
+  std::string expectation;
+};
+
+// The one way to start a scenario's result: its id, family and params, and how it ended.
+Result result_for(const Scenario& scenario, Status status, std::string reason = {}, double seconds = 0);
+
+struct Counts {
+  std::size_t passed = 0, failed = 0, error = 0, skipped = 0, xfail = 0, xpass = 0;
+  std::size_t total() const { return passed + failed + error + skipped + xfail + xpass; }
+  // What makes a run red: a failure, an error, or a listed failure that passed.
+  bool any_bad() const { return failed || error || xpass; }
+  void add(Status status);
+};
+Counts count_results(const std::vector<Result>& results);
+
+struct RunReport {
+  Environment environment;
+  std::string started_utc;  // ISO 8601, e.g. 2026-11-30T00:07:10Z
+  double seconds = 0;
+  std::vector<Result> results;
+};
+
+// Text up to its first newline (report headlines: JUnit message attributes, tables).
+std::string first_line(const std::string& text);
+// One failure as reports show it: "[launch 2] [callback#3] file:line: message".
+std::string describe_failure(const Failure& failure);
+// Every failure of a result, one per line, with the dropped count last.
+std::string describe_failures(const Result& result);
+
+}  // namespace hostcb

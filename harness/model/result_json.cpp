@@ -1,0 +1,56 @@
+#include "model/result_json.hpp"
+
+#include <stdexcept>
+
+namespace hostcb {
+
+nlohmann::ordered_json result_to_json(const Result& r) {
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& [axis, value] : r.params.items()) params[axis] = value;
+  nlohmann::ordered_json failures = nlohmann::ordered_json::array();
+  for (const auto& f : r.failures)
+    failures.push_back({{"launch", f.launch},
+                        {"thread", f.thread},
+                        {"file", f.file},
+                        {"line", f.line},
+                        {"message", f.message}});
+  nlohmann::ordered_json properties = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : r.properties) properties[name] = value;
+  return {{"id", r.id},
+          {"family", r.family},
+          {"params", params},
+          {"status", status_name(r.status)},
+          {"reason", r.reason},
+          {"seconds", r.seconds},
+          {"failures", failures},
+          {"failures_dropped", r.failures_dropped},
+          {"properties", properties},
+          {"device", r.device < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.device)},
+          {"expectation", r.expectation}};
+}
+
+Status status_from_name(const std::string& name) {
+  for (Status s : {Status::passed, Status::failed, Status::error, Status::skipped, Status::xfail, Status::xpass})
+    if (name == status_name(s)) return s;
+  throw std::invalid_argument("unknown status '" + name + "'");
+}
+
+Result result_from_json(const nlohmann::ordered_json& j) {
+  Result r;
+  r.id = j.at("id").get<std::string>();
+  r.family = j.at("family").get<std::string>();
+  for (const auto& [axis, value] : j.at("params").items()) r.params.add(axis, value.get<std::string>());
+  r.status = status_from_name(j.at("status").get<std::string>());
+  r.reason = j.at("reason").get<std::string>();
+  r.seconds = j.at("seconds").get<double>();
+  for (const auto& f : j.at("failures"))
+    r.failures.push_back({r.id, f.at("launch").get<std::int64_t>(), f.at("thread").get<std::string>(),
+                          f.at("file").get<std::string>(), f.at("line").get<int>(), f.at("message").get<std::string>()});
+  r.failures_dropped = j.at("failures_dropped").get<std::uint64_t>();
+  for (const auto& [name, value] : j.at("properties").items()) r.properties.emplace_back(name, value.get<std::string>());
+  if (j.contains("device") && !j.at("device").is_null()) r.device = j.at("device").get<int>();
+  if (j.contains("expectation")) r.expectation = j.at("expectation").get<std::string>();
+  return r;
+}
+
+}  // namespace hostcb

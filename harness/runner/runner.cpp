@@ -1,0 +1,93 @@
+#include "runner/runner.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+
+#include "cuda/cuda_check.hpp"
+#include "model/errors.hpp"
+#include "runner/scenario_run.hpp"
+
+namespace hostcb {
+
+Status judge(bool body_error, bool made_probe, std::size_t failures) {
+  if (body_error || !made_probe) return Status::error;
+  return failures ? Status::failed : Status::passed;
+}
+
+std::string Runner::prepare_device() {
+  if (device_ready_) return device_error_;
+  device_ready_ = true;
+  try {
+    HOSTCB_CUDA(cudaSetDevice(env_.selected_device));
+    HOSTCB_CUDA(cudaFree(nullptr));  // create the primary context now, not inside the first scenario
+  } catch (const CudaError& e) {
+    device_error_ = e.what();
+  }
+  return device_error_;
+}
+
+Result Runner::run(const Scenario& scenario) {
+  Result result = result_for(scenario, Status::passed);
+  const Family& family = *scenario.family;
+  if (family.needs_gpu) {
+    std::string problem = prepare_device();
+    if (!problem.empty()) {
+      result.status = Status::error;
+      result.reason = "could not set up the device: " + problem;
+      return result;
+    }
+  }
+
+  auto start = std::chrono::steady_clock::now();
+  ActiveScenario active(scenario.id);
+  ScenarioActivation activation(active);
+  ScenarioRun run(scenario, active, env_.selected_device);
+  std::string error;
+  bool skipped = false;
+  try {
+    family.body(run);
+  } catch (const SkipScenario& e) {
+    skipped = true;
+    result.reason = e.what();
+  } catch (const std::exception& e) {
+    error = e.what();
+  } catch (...) {
+    error = "the scenario body threw something that is not a std::exception";
+  }
+  // Late calls count too: let every callback the body enqueued finish before judging.
+  if (family.needs_gpu) {
+    cudaError_t idle = cudaDeviceSynchronize();
+    std::string why = str(runtime_error_name(idle), " (", static_cast<int>(idle), ")");
+    if (idle != cudaSuccess && family.fresh_process)
+      result.properties.push_back({"context_error_after", why});  // broken on purpose; own process
+    else if (idle != cudaSuccess && error.empty())
+      error = "cudaDeviceSynchronize() after the scenario failed: " + why;
+  }
+  active.runner_launch = -1;
+  if (Probe* probe = run.probe()) {
+    for (const auto& problem : probe->verify()) active.channel.push({scenario.id, -1, "runner", "", 0, problem});
+    result.properties.push_back({"callback_calls", std::to_string(probe->total_calls())});
+    result.properties.push_back({"callback_threads", std::to_string(probe->distinct_threads())});
+    result.properties.push_back(
+        {"callback_on_launching_thread", probe->any_call_on_thread(active.runner_thread) ? "yes" : "no"});
+  }
+  for (auto& property : run.properties()) result.properties.push_back(property);
+  DrainedFailures drained = active.channel.drain();
+  result.failures = std::move(drained.kept);
+  result.failures_dropped = drained.dropped;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  if (skipped && result.failures.empty() && !result.failures_dropped) {
+    result.status = Status::skipped;
+    return result;
+  }
+  result.status = judge(!error.empty(), run.probe() != nullptr, result.failures.size() + result.failures_dropped);
+  if (!error.empty())
+    result.reason = error;
+  else if (!run.probe())
+    result.reason = "the scenario made no probe, so it checked no callback: a harness defect";
+  return result;
+}
+
+}  // namespace hostcb

@@ -1,0 +1,51 @@
+// What a scenario body is handed: its parameters, the CUDA API and forwarding layer it
+// should use, a probe to count calls, and a way to report from the launching thread.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "callback/active_scenario.hpp"
+#include "model/family.hpp"
+#include "cuda/forwarding.hpp"
+#include "cuda/graph_api.hpp"
+#include "callback/probe.hpp"
+
+namespace hostcb {
+
+class ScenarioRun {
+ public:
+  ScenarioRun(const Scenario& scenario, ActiveScenario& active, int device);
+
+  const std::string& id() const { return scenario_.id; }
+  const Params& params() const { return scenario_.params; }
+  const std::string& param(const std::string& axis) const { return scenario_.params.get(axis); }
+  std::int64_t count(const std::string& axis) const { return scenario_.params.get_count(axis); }
+  int device() const { return device_; }
+
+  // The `api` axis's CUDA API; the `forward` axis's layer (direct when there is none).
+  const GraphApi& api() const;
+  Forwarder& forward() const;
+
+  // Creates the scenario's probe and arms it. The runner verifies it after the body,
+  // once the device is idle: every scenario must make exactly one.
+  Probe& make_probe(std::size_t sites, std::uint64_t calls_per_site);
+  Probe* probe() const { return probe_.get(); }
+
+  // The launch the body is working on, of how many: failures it reports carry the
+  // number, and a crash or timeout report says where the scenario was.
+  void set_launch(std::int64_t launch, std::int64_t launches);
+  void set_property(std::string key, std::string value) { properties_.emplace_back(std::move(key), std::move(value)); }
+  const std::vector<std::pair<std::string, std::string>>& properties() const { return properties_; }
+
+ private:
+  const Scenario& scenario_;
+  ActiveScenario& active_;
+  int device_;
+  std::unique_ptr<Probe> probe_;
+  std::vector<std::pair<std::string, std::string>> properties_;
+};
+
+}  // namespace hostcb

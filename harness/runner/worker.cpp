@@ -1,0 +1,69 @@
+#include "runner/worker.hpp"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <iostream>
+#include <string>
+
+#include "callback/active_scenario.hpp"
+#include "cuda/environment_capture.hpp"
+#include "model/errors.hpp"
+#include "callback/progress.hpp"
+#include "model/result_json.hpp"
+#include "runner/runner.hpp"
+
+namespace hostcb {
+
+namespace {
+
+void emit(int fd, const nlohmann::ordered_json& event) {
+  std::string line = event.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  for (std::size_t done = 0; done < line.size();) {
+    ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) _exit(3);  // the supervisor is gone: nobody to report to
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+Result unresolvable(const std::string& id, const std::string& why) {
+  Result r;
+  r.id = id;
+  r.family = id.substr(0, id.find('/'));
+  r.status = Status::error;
+  r.reason = why;
+  return r;
+}
+
+}  // namespace
+
+int worker_main(const Registry& registry, int device, int events_fd, int progress_fd) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the supervisor
+  map_shared_progress(progress_fd);
+  set_failure_echo(true);  // a crash loses the channel, not what went to the supervisor
+
+  std::vector<std::string> ids;
+  for (std::string line; std::getline(std::cin, line);)
+    if (!line.empty()) ids.push_back(line);
+
+  Environment env = capture_environment(device, "worker");
+  Runner runner(env);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    progress_cell().reset(static_cast<std::int64_t>(i));
+    emit(events_fd, {{"event", "start"}, {"index", i}});
+    Result result;
+    try {
+      result = runner.run(registry.resolve(ids[i]));
+    } catch (const UsageError& e) {
+      result = unresolvable(ids[i], e.what());
+    }
+    emit(events_fd, {{"event", "result"}, {"index", i}, {"result", result_to_json(result)}});
+  }
+  emit(events_fd, {{"event", "done"}});
+  return 0;
+}
+
+}  // namespace hostcb
