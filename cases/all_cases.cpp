@@ -1,21 +1,30 @@
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
 #include "cases/cases.hpp"
 
 namespace hostcb::cases {
 
-// Order here is the order of `hostcb list` and of every report.
+namespace {
+// Filled during static initialisation, before main: a function-local static, so it exists
+// whichever family's declaration runs first.
+std::vector<std::pair<int, FamilyMaker>>& declarations() {
+  static std::vector<std::pair<int, FamilyMaker>> all;
+  return all;
+}
+}  // namespace
+
+FamilyDeclaration::FamilyDeclaration(int rank, FamilyMaker make) { declarations().emplace_back(rank, make); }
+
 void register_all_cases(Registry& registry) {
-  registry.add(replay_family());
-  registry.add(ordering_family());
-  registry.add(lifetime_family());
-  registry.add(update_family());
-  registry.add(topology_family());
-  registry.add(concurrency_family());
-  registry.add(contracts_family());
-  registry.add(multi_gpu_family());
-  registry.add(callback_fault_family());
-  registry.add(stream_callback_family());
-  registry.add(capture_contract_family());
-  registry.add(device_fault_family());
+  auto sorted = declarations();
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 1; i < sorted.size(); ++i)
+    if (sorted[i].first == sorted[i - 1].first)
+      throw std::logic_error("two families declared with rank " + std::to_string(sorted[i].first));
+  for (const auto& [rank, make] : sorted) registry.add(make());
 }
 
 }  // namespace hostcb::cases

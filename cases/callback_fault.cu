@@ -145,7 +145,7 @@ Family callback_fault_family() {
   family.name = "callback_fault";
   family.summary = "host functions that throw, block, crash, call CUDA, or are called wrongly by their wrapper";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
+      api_axis(),
       Axis::choice("fault", {"throws", "fails_expectation", "calls_cuda", "blocks", "crashes", "skips_every_other",
                              "runs_twice", "wrong_user_data"}),
   };
@@ -156,5 +156,7 @@ Family callback_fault_family() {
   family.timeout = [](const Params& p) { return p.get("fault") == "blocks" ? 5.0 : 0.0; };
   return family;
 }
+
+HOSTCB_FAMILY(90, callback_fault_family);
 
 }  // namespace hostcb::cases

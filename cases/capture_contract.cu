@@ -68,11 +68,13 @@ Family capture_contract_family() {
   family.name = "capture_contract";
   family.summary = "a stream callback during capture is rejected (900), invalidates the capture, end-capture fails (901)";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
+      api_axis(),
       Axis::choice("mode", {"global", "thread_local", "relaxed"}),
   };
   family.body = [](ScenarioRun& run) { check_stream_callback_in_capture(run, parse_capture_mode(run.param("mode"))); };
   return family;
 }
+
+HOSTCB_FAMILY(110, capture_contract_family);
 
 }  // namespace hostcb::cases

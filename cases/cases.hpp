@@ -1,23 +1,33 @@
-// The scenario families, one file each. register_all_cases is the one list of them.
+// The scenario families, one file each. A family file declares itself with
+// HOSTCB_FAMILY(rank, make) beside its body; register_all_cases adds every declared family
+// in rank order, which is the order of `hostcb list` and of every report. Adding a family is
+// one new file here plus its line in cases/CMakeLists.txt.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "model/family.hpp"
 #include "model/registry.hpp"
 
 namespace hostcb::cases {
 
-Family replay_family();            // replay.cu
-Family stream_callback_family();   // stream_callback.cu
-Family capture_contract_family();  // capture_contract.cu
-Family callback_fault_family();    // callback_fault.cu
-Family device_fault_family();      // device_fault.cu
-Family ordering_family();          // ordering.cu
-Family lifetime_family();          // lifetime.cu
-Family update_family();            // update.cu
-Family topology_family();          // topology.cu
-Family concurrency_family();       // concurrency.cu
-Family contracts_family();         // contracts.cu
-Family multi_gpu_family();         // multi_gpu.cu
+// Families are made when registered, not at static initialisation: the `forward` axis
+// takes its values from the layers loaded by then (--adapter).
+using FamilyMaker = Family (*)();
+
+struct FamilyDeclaration {
+  FamilyDeclaration(int rank, FamilyMaker make);
+};
 
 void register_all_cases(Registry& registry);
 
+// The axes most families share: which CUDA API (runtime or driver), and how the graph is
+// built (by stream capture or by explicit nodes).
+inline Axis api_axis() { return Axis::choice("api", {"driver", "runtime"}); }
+inline Axis build_axis() { return Axis::choice("build", {"capture", "node"}); }
+
 }  // namespace hostcb::cases
+
+// Declares a family: `rank` orders it among the others (unique), `make` builds it.
+#define HOSTCB_FAMILY(rank, make) \
+  static const ::hostcb::cases::FamilyDeclaration hostcb_family_declaration_##rank{rank, make}

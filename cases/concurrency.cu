@@ -91,13 +91,15 @@ Family concurrency_family() {
   family.name = "concurrency";
   family.summary = "16 or 64 streams, each replaying its own graph, launched from 4 host threads at once";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
-      Axis::choice("build", {"capture", "node"}),
+      api_axis(),
+      build_axis(),
       Axis::count("streams", {16, 64}),
       Axis::count("replays", {1, 2, 5, 50}),
   };
   family.body = concurrency_body;
   return family;
 }
+
+HOSTCB_FAMILY(60, concurrency_family);
 
 }  // namespace hostcb::cases

@@ -73,7 +73,7 @@ Family contracts_family() {
   family.name = "contracts";
   family.summary = "documented restrictions: device-launch graphs, conditional bodies, callbacks in capture, CUDA in a host function";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
+      api_axis(),
       Axis::choice("contract", {"device_launch", "host_node_in_if_body", "host_node_in_while_body",
                                 "stream_callback_in_capture", "cuda_call_in_host_fn"}),
   };
@@ -89,5 +89,7 @@ Family contracts_family() {
   };
   return family;
 }
+
+HOSTCB_FAMILY(70, contracts_family);
 
 }  // namespace hostcb::cases

@@ -95,7 +95,7 @@ Family device_fault_family() {
   family.name = "device_fault";
   family.summary = "a faulting kernel: the host function behind it is not called, a stream callback gets the error";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
+      api_axis(),
       Axis::choice("fault", {"trap", "out_of_bounds"}),
       Axis::choice("then", {"host_func", "stream_callback"}),
   };
@@ -104,5 +104,7 @@ Family device_fault_family() {
   family.timeout = [](const Params&) { return 30.0; };
   return family;
 }
+
+HOSTCB_FAMILY(120, device_fault_family);
 
 }  // namespace hostcb::cases

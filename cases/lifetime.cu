@@ -126,13 +126,15 @@ Family lifetime_family() {
   family.name = "lifetime";
   family.summary = "graph destroyed after instantiation, two execs, clone, child graph, user object destroyed once, last";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
+      api_axis(),
       Axis::choice("case", {"graph_destroyed", "two_execs", "clone", "child_graph", "user_object"}),
-      Axis::choice("build", {"capture", "node"}),
+      build_axis(),
       Axis::count("replays", {1, 2, 5}),
   };
   family.body = lifetime_body;
   return family;
 }
+
+HOSTCB_FAMILY(30, lifetime_family);
 
 }  // namespace hostcb::cases

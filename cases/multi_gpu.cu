@@ -64,8 +64,8 @@ Family multi_gpu_family() {
   family.name = "multi_gpu";
   family.summary = "a graph instantiated on another device, launched while the thread's current device is the selected one";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
-      Axis::choice("build", {"capture", "node"}),
+      api_axis(),
+      build_axis(),
       Axis::count("replays", {1, 2, 5}),
   };
   family.body = multi_gpu_body;
@@ -76,5 +76,7 @@ Family multi_gpu_family() {
   };
   return family;
 }
+
+HOSTCB_FAMILY(80, multi_gpu_family);
 
 }  // namespace hostcb::cases

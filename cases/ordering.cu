@@ -78,13 +78,15 @@ Family ordering_family() {
   family.name = "ordering";
   family.summary = "kernel -> host function -> kernel: each sees the value of its own launch, on every launch";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
-      Axis::choice("build", {"capture", "node"}),
+      api_axis(),
+      build_axis(),
       Axis::count("replays", {1, 2, 5, 100}),
       Axis::choice("sync", {"each", "end"}),
   };
   family.body = ordering_body;
   return family;
 }
+
+HOSTCB_FAMILY(20, ordering_family);
 
 }  // namespace hostcb::cases

@@ -65,7 +65,7 @@ Family replay_family() {
   family.name = "replay";
   family.summary = "a graph of 2 host functions is launched N times: each is called exactly once per launch";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
+      api_axis(),
       Axis::choice("forward", forwarder_names()),
       Axis::choice("build", {"capture_global", "capture_thread_local", "capture_relaxed", "node"}),
       Axis::count("replays", {1, 2, 5, 100}),
@@ -84,5 +84,7 @@ Family replay_family() {
   };
   return family;
 }
+
+HOSTCB_FAMILY(10, replay_family);
 
 }  // namespace hostcb::cases

@@ -25,11 +25,13 @@ Family stream_callback_family() {
   family.name = "stream_callback";
   family.summary = "n stream callbacks on one stream: each runs once, in order, with a success status";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
+      api_axis(),
       Axis::count("callbacks", {1, 5, 100}),
   };
   family.body = stream_callback_body;
   return family;
 }
+
+HOSTCB_FAMILY(100, stream_callback_family);
 
 }  // namespace hostcb::cases

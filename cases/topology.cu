@@ -165,9 +165,9 @@ Family topology_family() {
   family.name = "topology";
   family.summary = "8 parallel branches (fork/join capture), a chain of 1,000, host nodes mixed with kernels and a copy, capture into a graph";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
+      api_axis(),
       Axis::choice("shape", {"branches", "chain", "mixed", "capture_to_graph"}),
-      Axis::choice("build", {"capture", "node"}),
+      build_axis(),
       Axis::count("replays", {1, 2, 5}),
   };
   family.body = topology_body;
@@ -183,5 +183,7 @@ Family topology_family() {
   };
   return family;
 }
+
+HOSTCB_FAMILY(50, topology_family);
 
 }  // namespace hostcb::cases

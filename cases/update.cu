@@ -64,9 +64,9 @@ Family update_family() {
   family.name = "update";
   family.summary = "exec host-node params, exec update, graph host-node params, upload: each reaches what it should";
   family.axes = {
-      Axis::choice("api", {"driver", "runtime"}),
+      api_axis(),
       Axis::choice("case", {"exec_set_params", "exec_update", "graph_set_params", "upload"}),
-      Axis::choice("build", {"capture", "node"}),
+      build_axis(),
       Axis::count("replays", {1, 2, 5}),
   };
   family.body = update_body;
@@ -77,5 +77,7 @@ Family update_family() {
   };
   return family;
 }
+
+HOSTCB_FAMILY(40, update_family);
 
 }  // namespace hostcb::cases
