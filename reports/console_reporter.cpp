@@ -6,19 +6,36 @@
 #include <cstdlib>
 #include <map>
 
+#include "model/errors.hpp"
+
 namespace hostcb {
 
-ConsoleReporter::ConsoleReporter() {
-  const char* no_color = std::getenv("NO_COLOR");
-  auto mode = no_color && *no_color ? spdlog::color_mode::never : spdlog::color_mode::automatic;
-  auto sink = std::make_shared<spdlog::sinks::stdout_color_sink_mt>(mode);
-  log_ = std::make_shared<spdlog::logger>("hostcb", sink);
-  log_->set_pattern("%^%v%$");
-  log_->set_level(spdlog::level::info);
-  log_->flush_on(spdlog::level::info);  // progress must show as it happens, also in CI logs
+ColorMode parse_color_mode(const std::string& name) {
+  if (name == "auto") return ColorMode::automatic;
+  if (name == "always") return ColorMode::always;
+  if (name == "never") return ColorMode::never;
+  throw UsageError("--color takes auto, always or never; got '" + name + "'");
 }
 
-static spdlog::level::level_enum level_of(Status status) {
+namespace {
+
+spdlog::color_mode spdlog_mode(ColorMode color) {
+  const char* no_color = std::getenv("NO_COLOR");
+  if (color == ColorMode::always) return spdlog::color_mode::always;  // asked for: wins over NO_COLOR
+  if (color == ColorMode::never || (no_color && *no_color)) return spdlog::color_mode::never;
+  return spdlog::color_mode::automatic;
+}
+
+template <class Sink>
+std::shared_ptr<spdlog::logger> make_logger(const char* name, ColorMode color) {
+  auto logger = std::make_shared<spdlog::logger>(name, std::make_shared<Sink>(spdlog_mode(color)));
+  logger->set_pattern("%^%v%$");
+  logger->set_level(spdlog::level::info);
+  logger->flush_on(spdlog::level::info);  // progress must show as it happens, also in CI logs
+  return logger;
+}
+
+spdlog::level::level_enum level_of(Status status) {
   switch (status) {
     case Status::passed: return spdlog::level::info;
     case Status::skipped:
@@ -27,34 +44,50 @@ static spdlog::level::level_enum level_of(Status status) {
   }
 }
 
+}  // namespace
+
+ConsoleReporter::ConsoleReporter(Verbosity verbosity, ColorMode color)
+    : verbosity_(verbosity),
+      out_(make_logger<spdlog::sinks::stdout_color_sink_mt>("hostcb", color)),
+      err_(make_logger<spdlog::sinks::stderr_color_sink_mt>("hostcb-errors", color)) {}
+
 void ConsoleReporter::on_result(const Result& r, std::size_t index, std::size_t total) {
+  if (verbosity_ == Verbosity::quiet && !is_bad(r.status)) return;
   std::string position = fmt::format("[{:>{}}/{}]", index + 1, std::to_string(total).size(), total);
   std::string status = status_name(r.status);
   for (auto& c : status) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::string line = fmt::format("{} {:<7} {} ({:.3f} s)", position, status, r.id, r.seconds);
   if (!r.reason.empty()) line += ": " + r.reason;
-  log_->log(level_of(r.status), line);
-  for (const auto& failure : r.failures) log_->log(level_of(r.status), "      " + describe_failure(failure));
-  if (r.failures_dropped) log_->log(level_of(r.status), fmt::format("      ({} more dropped)", r.failures_dropped));
+  if (!r.expectation.empty()) line += " [expected: " + r.expectation + "]";
+  const auto level = level_of(r.status);
+  out_->log(level, line);
+  for (const auto& failure : r.failures) out_->log(level, "      " + describe_failure(failure));
+  if (r.failures_dropped) out_->log(level, fmt::format("      ({} more dropped)", r.failures_dropped));
+  if (verbosity_ == Verbosity::verbose)
+    for (const auto& [key, value] : r.properties) out_->log(level, fmt::format("      {} = {}", key, value));
 }
 
-void ConsoleReporter::summary(const RunReport& report, const std::vector<std::string>& written_files) {
+void ConsoleReporter::run_finished(const RunReport& report, ReportFiles& files) {
   Counts counts = count_results(report.results);
-  auto level = counts.any_bad()              ? spdlog::level::err
-               : counts.passed             ? spdlog::level::info
-                                           : spdlog::level::warn;
+  auto level = counts.any_bad() ? spdlog::level::err : counts.passed ? spdlog::level::info : spdlog::level::warn;
   std::string expected;  // only when an expectations file was used
   if (counts.xfail || counts.xpass) expected = fmt::format(", {} xfail, {} xpass", counts.xfail, counts.xpass);
-  log_->log(level, fmt::format("{} scenarios: {} passed, {} failed, {} errors, {} skipped{} in {:.2f} s", counts.total(),
+  out_->log(level, fmt::format("{} scenarios: {} passed, {} failed, {} errors, {} skipped{} in {:.2f} s", counts.total(),
                                counts.passed, counts.failed, counts.error, counts.skipped, expected, report.seconds));
-  // The most common skip reasons, so "why did nothing run" is answered in one place.
+  // Skip reasons folded, so "why did nothing run" is answered in one place.
   std::map<std::string, std::size_t> reasons;
   for (const auto& r : report.results)
-    if (r.status == Status::skipped) ++reasons[r.reason];
-  for (const auto& [reason, n] : reasons) log_->warn(fmt::format("  skipped {}: {}", n, reason));
-  for (const auto& file : written_files) log_->info("  wrote " + file);
+    if (r.status == Status::skipped) ++reasons[first_line(r.reason)];
+  for (const auto& [reason, n] : reasons) out_->warn(fmt::format("  skipped {}: {}", n, reason));
+  for (const auto& file : files.written) out_->info("  wrote " + file);
+  for (const auto& problem : files.failed) err_->error("hostcb: " + problem);
 }
 
-void ConsoleReporter::error(const std::string& message) { log_->error(message); }
+void ConsoleReporter::verdict(int exit_code, const std::string& why) {
+  auto level = exit_code == 0 ? spdlog::level::info : exit_code == 77 ? spdlog::level::warn : spdlog::level::err;
+  out_->log(level, fmt::format("exit {}: {}", exit_code, why));
+}
+
+void ConsoleReporter::error(const std::string& message) { err_->error(message); }
 
 }  // namespace hostcb

@@ -1,12 +1,12 @@
 // The console: one line per scenario as it finishes, with its position in the plan as
-// progress, the failures under it, and a summary. Colours only on a terminal, and never
-// when NO_COLOR is set (https://no-color.org).
+// progress, the failures under it, a summary, and one verdict line naming the exit code.
+// Colours on a terminal unless NO_COLOR is set (https://no-color.org) or --color says.
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "model/result.hpp"
+#include "reports/reporter.hpp"
 
 namespace spdlog {
 class logger;
@@ -14,15 +14,26 @@ class logger;
 
 namespace hostcb {
 
-class ConsoleReporter {
+enum class Verbosity {
+  quiet,    // bad results (failed, error, xpass) and the summary
+  normal,   // every result
+  verbose,  // every result with its properties
+};
+enum class ColorMode { automatic, always, never };
+ColorMode parse_color_mode(const std::string& name);  // "auto", "always", "never"; throws UsageError
+
+class ConsoleReporter final : public Reporter {
  public:
-  ConsoleReporter();
-  void on_result(const Result& result, std::size_t index, std::size_t total);
-  void summary(const RunReport& report, const std::vector<std::string>& written_files);
-  void error(const std::string& message);
+  explicit ConsoleReporter(Verbosity verbosity = Verbosity::normal, ColorMode color = ColorMode::automatic);
+  void on_result(const Result& result, std::size_t index, std::size_t total) override;
+  void run_finished(const RunReport& report, ReportFiles& files) override;
+  // The last line of a run: "exit 77: nothing ran: no usable CUDA device: ...".
+  void verdict(int exit_code, const std::string& why);
+  void error(const std::string& message);  // on stderr
 
  private:
-  std::shared_ptr<spdlog::logger> log_;
+  Verbosity verbosity_;
+  std::shared_ptr<spdlog::logger> out_, err_;
 };
 
 }  // namespace hostcb

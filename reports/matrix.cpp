@@ -56,8 +56,6 @@ std::size_t column_for(Matrix& matrix, MatrixColumn column) {
 
 }  // namespace
 
-bool is_bad(Status status) { return status == Status::failed || status == Status::error || status == Status::xpass; }
-
 const MatrixCell* Matrix::cell(const std::string& id, std::size_t column) const {
   auto row = cells.find(id);
   if (row == cells.end()) return nullptr;

@@ -39,9 +39,6 @@ struct Matrix {
   std::vector<std::string> differing() const;
 };
 
-// A failure, an error or an xpass: what turns a row red.
-bool is_bad(Status status);
-
 // Adds the results in one `hostcb run --json` file (format 1 or 2): one column per device
 // it ran on. Throws UsageError naming the file for anything unreadable.
 void add_results_file(Matrix& matrix, const std::string& path);

@@ -18,6 +18,9 @@ grep -q '"xfail": 1' "$work/xfail.json" || fail "summary does not count 1 xfail"
 grep -q '<skipped message="xfail: the stub fails on purpose (https://example.invalid/stub-fails); ' "$work/xfail.xml" ||
   fail "JUnit does not show the xfail as a skip with its reason"
 grep -q '1 xfail, 0 xpass' "$work/xfail.log" || fail "console summary does not count the xfail"
+# Expectations are applied before the console streams: the line itself says XFAIL.
+grep -q '^\[2/2\] XFAIL   stub/behave=fail/copy=1' "$work/xfail.log" || fail "the console line of an xfail does not say XFAIL"
+grep -q 'FAILED' "$work/xfail.log" && fail "an expected failure printed FAILED: $(cat "$work/xfail.log")"
 
 run --expectations "$fixtures/fixed_bug.jsonc" --junit "$work/xpass.xml" --json "$work/xpass.json" >"$work/xpass.log" 2>&1
 rc=$?
@@ -26,6 +29,7 @@ grep -q '"status": "xpass"' "$work/xpass.json" || fail "no xpass status in JSON"
 grep -q '<failure type="xpass" message="xpass: listed as failing (was broken once (https://example.invalid/fixed)) but passed' "$work/xpass.xml" ||
   fail "JUnit does not show the xpass as a failure"
 grep -q '"status": "failed"' "$work/xpass.json" || fail "the unlisted failure must stay failed"
+grep -q '^\[1/2\] XPASS   stub/behave=pass/copy=1' "$work/xpass.log" || fail "the console line of an xpass does not say XPASS"
 
 if [ -n "$xmllint" ]; then
   for f in xfail xpass; do "$xmllint" --noout --schema "$xsd" "$work/$f.xml" 2>"$work/$f.schema" || fail "$f.xml breaks the schema: $(cat "$work/$f.schema")"; done

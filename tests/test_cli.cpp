@@ -94,3 +94,46 @@ TEST_CASE("help explains and exits 0", "[cli]") {
   CHECK(contains(r.out, "--junit"));
   CHECK(contains(r.out, "Exit codes"));
 }
+
+TEST_CASE("list ends with its total on stderr, so stdout stays one id per line", "[cli]") {
+  CliResult r = cli({"list", "--filter", "replay"});
+  CHECK(r.code == kExitPassed);
+  CHECK(lines(r.out) == 144);  // a bare family name means family/*
+  CHECK(r.err == "144 scenarios (0 excluded, 0 known-bad controls)\n");
+}
+
+TEST_CASE("list --families names each family with its count, axes and summary", "[cli]") {
+  CliResult r = cli({"list", "--families"});
+  CHECK(r.code == kExitPassed);
+  CHECK(lines(r.out) == 12);
+  CHECK(r.out.rfind("replay\t144 scenarios\taxes: api forward build replays sync\ta graph of", 0) == 0);
+  CHECK(r.err == "408 scenarios in the families listed\n");
+}
+
+TEST_CASE("a mistyped family or negative pattern is refused with a hint", "[cli]") {
+  CliResult typo = cli({"list", "--filter", "repaly"});
+  CHECK(typo.code == kExitUsage);
+  CHECK(typo.err.find("did you mean the family 'replay'?") != std::string::npos);
+  CliResult negative = cli({"list", "--filter", "replay/*-*replays=1OO*"});
+  CHECK(negative.code == kExitUsage);
+  CHECK(negative.err.find("negative filter pattern '-*replays=1OO*' matches no scenario") != std::string::npos);
+}
+
+TEST_CASE("a mistyped subcommand or option gets a suggestion", "[cli]") {
+  CliResult sub = cli({"rn"});
+  CHECK(sub.code == kExitUsage);
+  CHECK(sub.err == "hostcb: unknown subcommand 'rn'; did you mean 'run'? (see hostcb --help)\n");
+  CliResult option = cli({"run", "--filtr", "x"});
+  CHECK(option.code == kExitUsage);
+  CHECK(option.err == "hostcb: unknown option '--filtr' for run; did you mean '--filter'? (see hostcb --help)\n");
+  CliResult extras = cli({"list", "a", "b"});
+  CHECK(extras.err == "hostcb: unexpected arguments 'a' 'b' for list (see hostcb --help)\n");
+}
+
+TEST_CASE("each subcommand's help has its own exit codes", "[cli]") {
+  CHECK(cli({"report", "--help"}).out.find("0 merged, 1 a report could not be written") != std::string::npos);
+  CHECK(cli({"list", "--help"}).out.find("Exit codes: 0 listed, 2 usage error.") != std::string::npos);
+  CliResult run = cli({"run", "--help"});
+  CHECK(run.out.find("--timeout SECONDS") != std::string::npos);
+  CHECK(run.out.find("FLOAT") == std::string::npos);
+}

@@ -211,24 +211,26 @@ const Expectation* find_expectation(const Expectations& expectations, const std:
   return nullptr;
 }
 
-void apply_expectations(std::vector<Result>& results, const Expectations& expectations, const Environment& env) {
-  for (auto& r : results) {
-    if (r.status != Status::passed && r.status != Status::failed && r.status != Status::error) continue;
-    const Expectation* e = find_expectation(expectations, r.id, env);
-    if (!e) continue;
-    bool expected = false;
-    for (Status s : e->expect) expected = expected || s == r.status;
-    if (r.status == Status::passed) {
-      r.status = Status::xpass;
-    } else if (expected) {
-      r.properties.emplace_back("result_before_expectations", status_name(r.status));
-      r.status = Status::xfail;
-    } else {
-      continue;  // failed in another way than the one listed: it stays a failure or error
-    }
-    r.expectation = e->describe();
-    r.properties.emplace_back("expectation_line", str(expectations.path, ":", e->line));
+void apply_expectation(Result& r, const Expectations& expectations, const Environment& env) {
+  if (r.status != Status::passed && r.status != Status::failed && r.status != Status::error) return;
+  const Expectation* e = find_expectation(expectations, r.id, env);
+  if (!e) return;
+  bool expected = false;
+  for (Status s : e->expect) expected = expected || s == r.status;
+  if (r.status == Status::passed) {
+    r.status = Status::xpass;
+  } else if (expected) {
+    r.properties.emplace_back("result_before_expectations", status_name(r.status));
+    r.status = Status::xfail;
+  } else {
+    return;  // failed in another way than the one listed: it stays a failure or error
   }
+  r.expectation = e->describe();
+  r.properties.emplace_back("expectation_line", str(expectations.path, ":", e->line));
+}
+
+void apply_expectations(std::vector<Result>& results, const Expectations& expectations, const Environment& env) {
+  for (auto& r : results) apply_expectation(r, expectations, env);
 }
 
 }  // namespace hostcb

@@ -57,7 +57,9 @@ Expectations parse_expectations(const std::string& text, const std::string& path
 // The first entry that applies to this scenario in this environment, or nullptr.
 const Expectation* find_expectation(const Expectations& expectations, const std::string& id, const Environment& env);
 
-// Turns matching results into xfail, and passes that were expected to fail into xpass.
+// Turns a matching result into xfail, and a pass that was expected to fail into xpass.
+// The run applies it to each result before any reporter sees it.
+void apply_expectation(Result& result, const Expectations& expectations, const Environment& env);
 void apply_expectations(std::vector<Result>& results, const Expectations& expectations, const Environment& env);
 
 // -1, 0 or 1, comparing only as many numbers as `bound` has ("580" vs "580.159.04" is 0).

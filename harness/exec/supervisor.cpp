@@ -34,6 +34,11 @@ constexpr double kExitAllowance = 10;     // seconds for a worker to exit after 
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// An interrupt, or the caller asking to stop (--fail-fast): no new scenario starts.
+bool stopping(const ExecutionOptions& options) {
+  return interrupt_signal() || (options.stop_requested && options.stop_requested());
+}
+
 std::string interrupted_reason() {
   return interrupt_signal() == SIGTERM ? "interrupted by SIGTERM" : "interrupted by SIGINT";
 }
@@ -135,7 +140,7 @@ void run_batch(const std::vector<Scenario>& plan, const std::vector<std::size_t>
                const ExecutionOptions& options, Collector& out, SharedProgress& progress) {
   std::size_t pos = 0;  // the first entry of the batch without a result
   while (pos < batch.size()) {
-    if (interrupt_signal()) return;
+    if (stopping(options)) return;
     std::vector<std::string> ids;
     for (std::size_t k = pos; k < batch.size(); ++k) ids.push_back(plan[batch[k]].id);
     std::vector<std::string> argv = options.worker_command;
@@ -185,7 +190,7 @@ void run_batch(const std::vector<Scenario>& plan, const std::vector<std::size_t>
                        {interrupt_fd(), POLLIN, 0}};
       int ready = poll(fds, 3, static_cast<int>(std::min(left_ms, 1e9)) + 1);
       if (ready < 0 && errno != EINTR) throw std::runtime_error(str("poll: ", std::strerror(errno)));
-      if (interrupt_signal()) {
+      if (stopping(options)) {
         kill(-worker.pid, SIGKILL);
         killed = true;
         break;
@@ -234,7 +239,7 @@ void run_batch(const std::vector<Scenario>& plan, const std::vector<std::size_t>
     }
     ::close(worker.events_fd);
     ::close(worker.output_fd);
-    if (interrupt_signal() || pos >= batch.size()) continue;
+    if (stopping(options) || pos >= batch.size()) continue;
     // The scenario in hand did not get a result: it takes the blame, the rest go on.
     std::string reason = !cause.empty() ? cause
                          : started       ? str("the worker ", describe_exit(status), " ",
@@ -268,7 +273,7 @@ std::vector<Result> execute_plan(const std::vector<Scenario>& plan, const Enviro
   if (options.isolation == Isolation::none) {
     if (!options.run_in_process) throw std::logic_error("--isolate none without an in-process runner");
     for (std::size_t i : to_run) {
-      if (interrupt_signal()) break;
+      if (stopping(options)) break;
       out.set(i, options.run_in_process(plan[i]));
     }
   } else {
@@ -291,8 +296,9 @@ std::vector<Result> execute_plan(const std::vector<Scenario>& plan, const Enviro
 
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (out.has(i)) continue;
-    out.set(i, interrupt_signal() ? result_for(plan[i], Status::skipped, interrupted_reason())
-                                  : result_for(plan[i], Status::error, "no result was produced: a harness defect"));
+    out.set(i, interrupt_signal()  ? result_for(plan[i], Status::skipped, interrupted_reason())
+               : stopping(options) ? result_for(plan[i], Status::skipped, options.stop_reason)
+                                   : result_for(plan[i], Status::error, "no result was produced: a harness defect"));
   }
   return out.take();
 }

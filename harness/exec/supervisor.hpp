@@ -30,6 +30,11 @@ struct ExecutionOptions {
   // --isolate none: runs one scenario in this process (the runner, which needs CUDA, is
   // handed in, so the supervisor's library never links it).
   std::function<Result(const Scenario&)> run_in_process;
+  // Asked after each result (--fail-fast): once true, no scenario starts, a worker in the
+  // middle of one is stopped, and every scenario without a result is skipped with
+  // `stop_reason`.
+  std::function<bool()> stop_requested;
+  std::string stop_reason;
 };
 
 using ResultCallback = std::function<void(const Result&, std::size_t index)>;

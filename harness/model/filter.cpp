@@ -1,5 +1,7 @@
 #include "model/filter.hpp"
 
+#include <algorithm>
+
 #include "model/axes.hpp"
 #include "model/errors.hpp"
 
@@ -77,6 +79,14 @@ AxisOverride parse_axis_override(const std::string& text) {
     start = comma + 1;
   }
   return override_;
+}
+
+Filter Filter::with_bare_families(const std::vector<std::string>& families) const {
+  Filter out = *this;
+  for (auto* patterns : {&out.positive_, &out.negative_})
+    for (auto& p : *patterns)
+      if (std::find(families.begin(), families.end(), p) != families.end()) p += "/*";
+  return out;
 }
 
 }  // namespace hostcb

@@ -1,7 +1,8 @@
 // Scenario selection: gtest-style id filters and axis overrides.
 //
 //   --filter 'POS[:POS...][-NEG[:NEG...]]'   globs over ids; '*' any run, '?' one character.
-//                                            No positive part means '*'.
+//                                            No positive part means '*'; a bare family
+//                                            name means family/*.
 //   --axis name=v1,v2                        replace an axis's values in every family that has it.
 #pragma once
 #include <string>
@@ -16,6 +17,9 @@ class Filter {
   // Throws UsageError on an empty pattern (e.g. "a::b").
   static Filter parse(const std::string& text);
   bool matches(const std::string& id) const;
+  // A pattern that is just a family's name means every scenario of it: "replay" is
+  // "replay/*".
+  Filter with_bare_families(const std::vector<std::string>& families) const;
   const std::vector<std::string>& positive() const { return positive_; }
   const std::vector<std::string>& negative() const { return negative_; }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "model/errors.hpp"
+#include "model/suggest.hpp"
 
 namespace hostcb {
 
@@ -55,14 +56,28 @@ Scenario Registry::make_scenario(const Family& family, Params params) const {
   return scenario;
 }
 
+// "; did you mean the family 'replay'?" for a pattern that looks like a mistyped family.
+static std::string family_hint(const std::string& pattern, const std::vector<std::string>& families) {
+  std::string word = pattern.substr(0, pattern.find('/'));
+  if (word.find_first_of("*?") != std::string::npos) return "";
+  std::string family = closest_match(word, families);
+  return family.empty() || family == word ? "" : "; did you mean the family '" + family + "'?";
+}
+
 std::vector<Scenario> Registry::plan(const Selection& selection) const {
-  Filter filter = Filter::parse(selection.filter);
+  std::vector<std::string> family_names, with_axes;  // a family without axes has its name as its id
+  for (const auto& family : families_) {
+    family_names.push_back(family.name);
+    if (!family.axes.empty()) with_axes.push_back(family.name);
+  }
+  Filter filter = Filter::parse(selection.filter).with_bare_families(with_axes);
   check_overrides(families_, selection.overrides);
   const bool controls_wanted = selection.include_controls || selection.only_controls;
 
   std::vector<Scenario> planned;
   std::vector<bool> pattern_used(filter.positive().size(), false);
   std::vector<bool> pattern_hit_control(filter.positive().size(), false);
+  std::vector<bool> negative_used(filter.negative().size(), false);
   for (const auto& family : families_) {
     for (auto& params : expand(overridden_axes(family, selection.overrides))) {
       Scenario scenario = make_scenario(family, std::move(params));
@@ -74,6 +89,8 @@ std::vector<Scenario> Registry::plan(const Selection& selection) const {
         if (!glob_match(filter.positive()[p], scenario.id)) continue;
         (wanted ? pattern_used : pattern_hit_control)[p] = true;
       }
+      for (std::size_t n = 0; n < filter.negative().size(); ++n)
+        if (glob_match(filter.negative()[n], scenario.id)) negative_used[n] = true;
       if (wanted && filter.matches(scenario.id)) planned.push_back(std::move(scenario));
     }
   }
@@ -82,8 +99,13 @@ std::vector<Scenario> Registry::plan(const Selection& selection) const {
     const std::string& pattern = filter.positive()[p];
     if (pattern_hit_control[p] && !controls_wanted)
       throw UsageError(str("filter pattern '", pattern, "' matches only known-bad controls; add --controls"));
-    throw UsageError(str("filter pattern '", pattern, "' matches no scenario (see `hostcb list`)"));
+    throw UsageError(str("filter pattern '", pattern, "' matches no scenario", family_hint(pattern, family_names),
+                         " (see `hostcb list`)"));
   }
+  for (std::size_t n = 0; n < filter.negative().size(); ++n)
+    if (!negative_used[n])
+      throw UsageError(str("negative filter pattern '-", filter.negative()[n], "' matches no scenario",
+                           family_hint(filter.negative()[n], family_names), " (see `hostcb list`)"));
   if (planned.empty()) throw UsageError(str("filter '", selection.filter, "' selects no scenario"));
   return planned;
 }

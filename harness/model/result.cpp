@@ -34,6 +34,8 @@ Result result_for(const Scenario& scenario, Status status, std::string reason, d
   return r;
 }
 
+bool is_bad(Status status) { return status == Status::failed || status == Status::error || status == Status::xpass; }
+
 void Counts::add(Status status) {
   switch (status) {
     case Status::passed: ++passed; break;

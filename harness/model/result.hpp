@@ -35,7 +35,7 @@ struct Counts {
   std::size_t passed = 0, failed = 0, error = 0, skipped = 0, xfail = 0, xpass = 0;
   std::size_t total() const { return passed + failed + error + skipped + xfail + xpass; }
   // What makes a run red: a failure, an error, or a listed failure that passed.
-  bool any_bad() const { return failed || error || xpass; }
+  bool any_bad() const { return failed || error || xpass; }  // as is_bad() (status.hpp), counted
   void add(Status status);
 };
 Counts count_results(const std::vector<Result>& results);

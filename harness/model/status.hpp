@@ -15,6 +15,8 @@ enum class Status {
   xpass,  // listed as failing, but passed: the bug may be fixed; counts as a failure
 };
 const char* status_name(Status status);
+// What makes a run red: failed, error, or a listed failure that passed (xpass).
+bool is_bad(Status status);
 
 // What a known-bad control must produce for the harness to have caught it: one of the
 // statuses, and (when set) a text its reason or failures mention, e.g. "SIGSEGV".

@@ -1,0 +1,68 @@
+// hostcb bench: what host callbacks cost on each path, beside a raw baseline.
+#include <iostream>
+
+#include "app/bench.hpp"
+#include "app/bench_writer.hpp"
+#include "app/cli.hpp"
+#include "app/command.hpp"
+#include "app/options.hpp"
+#include "reports/atomic_file.hpp"
+
+namespace hostcb {
+
+namespace {
+
+class BenchCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    CLI::App* bench = app.add_subcommand(
+        "bench", "measure what host callbacks cost on each path, beside a raw baseline (needs a GPU)");
+    bench->add_option("--launches", options_.launches, "launches per path and arm")
+        ->type_name("N")
+        ->check(CLI::Range(10, 10000000).description(""))
+        ->capture_default_str();
+    bench->add_option("--warmup", options_.warmup, "warm-up launches per arm")
+        ->type_name("N")
+        ->check(CLI::Range(2, 1000000).description(""))
+        ->capture_default_str();
+    bench->add_flag("--quick", options_.quick, "short scaling series (a smoke run)");
+    bench->add_option("--json", json_path_, "write versioned JSON here")->type_name("FILE");
+    bench->add_option("--html", html_path_, "write a self-contained HTML page with SVG plots here")->type_name("FILE");
+    bench->add_flag("--enforce-bar", enforce_bar_, "exit 1 when a direct-layer path's p50 is over 1.05x its raw baseline");
+    add_device_option(bench, device_, false);
+    add_adapter_option(bench, adapters_);
+    bench->footer("Exit codes: 0 measured, 1 a path misbehaved (or missed the bar with --enforce-bar), 2 usage error,\n"
+                  "77 no usable GPU.");
+    return bench;
+  }
+  std::vector<std::string> adapters() const override { return adapters_; }
+
+  int run(const Registry&, const std::string& command_line) override {
+    if (!json_path_.empty()) check_writable(json_path_, "bench JSON");
+    if (!html_path_.empty()) check_writable(html_path_, "bench HTML");
+    options_.device = device_ordinal(device_);
+    Environment env = environment_for(options_.device, command_line);
+    if (!env.gpu_usable) {
+      std::cout << "hostcb bench: " << env.gpu_unusable_reason << "\nexit " << kExitNothingRan << ": nothing ran\n";
+      return kExitNothingRan;
+    }
+    BenchReport report = run_bench(options_, env);
+    std::cout << bench_table(report);
+    if (!json_path_.empty()) write_file_atomically(json_path_, bench_json(report));
+    if (!html_path_.empty()) write_file_atomically(html_path_, bench_html(report));
+    if (!report.problems.empty()) return kExitFailed;
+    return enforce_bar_ && !bench_meets_bar(report) ? kExitFailed : kExitPassed;
+  }
+
+ private:
+  BenchOptions options_;
+  std::string json_path_, html_path_, device_ = "0";
+  bool enforce_bar_ = false;
+  std::vector<std::string> adapters_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_bench_command() { return std::make_unique<BenchCommand>(); }
+
+}  // namespace hostcb

@@ -1,0 +1,124 @@
+// hostcb list: the scenarios a selection names (ids, or JSON), or the families.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "app/cli.hpp"
+#include "app/command.hpp"
+#include "app/options.hpp"
+#include "model/errors.hpp"
+
+namespace hostcb {
+
+namespace {
+
+// "needs runtime 12.4+, driver for CUDA 12.4+, 2 devices"; empty when nothing beyond a GPU.
+std::string describe_requirements(const Requirements& needs) {
+  std::vector<std::string> parts;
+  if (needs.min_runtime) parts.push_back("runtime " + cuda_version_string(needs.min_runtime) + "+");
+  if (needs.min_driver) parts.push_back("driver for CUDA " + cuda_version_string(needs.min_driver) + "+");
+  if (needs.min_devices > 1) parts.push_back(str(needs.min_devices, " devices"));
+  if (parts.empty()) return "";
+  std::string text = "needs ";
+  for (std::size_t i = 0; i < parts.size(); ++i) text += (i ? ", " : "") + parts[i];
+  return text;
+}
+
+nlohmann::ordered_json axes_json(const Family& f) {
+  nlohmann::ordered_json axes = nlohmann::ordered_json::array();
+  for (const auto& a : f.axes)
+    axes.push_back({{"name", a.name}, {"kind", a.kind == AxisKind::choice ? "choice" : "count"}, {"values", a.values}});
+  return axes;
+}
+
+class ListCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    CLI::App* list = app.add_subcommand("list", "print the scenarios a selection names, one id per line");
+    add_selection_options(list, selection_);
+    list->add_option("--format", format_, "text (ids) or json (ids, params, families and their axes)")
+        ->type_name("FORMAT")
+        ->check(CLI::IsMember({"text", "json"}).description(""))
+        ->capture_default_str();
+    list->add_flag("--families", families_, "list the families instead: name, scenarios, axes, summary");
+    add_adapter_option(list, adapters_);
+    list->footer(std::string(kFilterHelp) +
+                 "\nThe ids go to stdout, one per line; the total goes to stderr.\nExit codes: 0 listed, 2 usage error.");
+    return list;
+  }
+  std::vector<std::string> adapters() const override { return adapters_; }
+
+  int run(const Registry& registry, const std::string&) override {
+    std::vector<Scenario> plan = make_plan(registry, selection_);
+    if (format_ == "json") {
+      print_json(registry, plan);
+    } else if (families_) {
+      print_families(registry, plan);
+    } else {
+      std::size_t controls = 0, excluded = 0;
+      for (const auto& s : plan) {
+        std::cout << s.id;
+        controls += s.control.has_value();
+        excluded += !s.excluded_reason.empty();
+        if (s.control) std::cout << "\t(known-bad control: must end " << s.control->describe() << ")";
+        if (!s.excluded_reason.empty())
+          std::cout << "\t(excluded: " << s.excluded_reason << ")";
+        else if (std::string needs = describe_requirements(s.requirements); !needs.empty())
+          std::cout << "\t(" << needs << ")";
+        std::cout << "\n";
+      }
+      std::cout.flush();
+      std::cerr << plan.size() << " scenarios (" << excluded << " excluded, " << controls << " known-bad controls)\n";
+    }
+    return kExitPassed;
+  }
+
+ private:
+  void print_families(const Registry& registry, const std::vector<Scenario>& plan) const {
+    std::size_t total = 0;
+    for (const auto& f : registry.families()) {
+      std::size_t n = 0;
+      for (const auto& s : plan) n += s.family == &f;
+      if (!n) continue;
+      total += n;
+      std::string axes;
+      for (const auto& a : f.axes) axes += (axes.empty() ? "" : " ") + a.name;
+      std::cout << f.name << "\t" << n << " scenarios\taxes: " << axes << "\t" << f.summary << "\n";
+    }
+    std::cout.flush();
+    std::cerr << total << " scenarios in the families listed\n";
+  }
+
+  static void print_json(const Registry& registry, const std::vector<Scenario>& plan) {
+    nlohmann::ordered_json families = nlohmann::ordered_json::array();
+    for (const auto& f : registry.families())
+      families.push_back({{"name", f.name}, {"summary", f.summary}, {"fresh_process", f.fresh_process}, {"axes", axes_json(f)}});
+    nlohmann::ordered_json scenarios = nlohmann::ordered_json::array();
+    for (const auto& s : plan) {
+      nlohmann::ordered_json params = nlohmann::ordered_json::object();
+      for (const auto& [axis, value] : s.params.items()) params[axis] = value;
+      scenarios.push_back({{"id", s.id},
+                           {"family", s.family->name},
+                           {"params", params},
+                           {"control", s.control ? nlohmann::ordered_json(s.control->describe()) : nullptr},
+                           {"excluded", s.excluded_reason},
+                           {"min_runtime", s.requirements.min_runtime},
+                           {"min_driver", s.requirements.min_driver},
+                           {"min_devices", s.requirements.min_devices},
+                           {"timeout_s", s.timeout_s}});
+    }
+    nlohmann::ordered_json doc = {
+        {"format", "hostcb-list"}, {"format_version", 1}, {"families", families}, {"scenarios", scenarios}};
+    std::cout << doc.dump(2) << "\n";
+  }
+
+  SelectionOptions selection_;
+  std::string format_ = "text";
+  bool families_ = false;
+  std::vector<std::string> adapters_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_list_command() { return std::make_unique<ListCommand>(); }
+
+}  // namespace hostcb

@@ -1,0 +1,147 @@
+#include "app/options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <ctime>
+
+#include "cuda/adapter_loader.hpp"
+#include "cuda/environment_capture.hpp"
+#include "model/errors.hpp"
+
+namespace hostcb {
+
+void add_selection_options(CLI::App* command, SelectionOptions& options) {
+  command->add_option("--filter,-f", options.filter, "ids to select: 'POS[:POS][-NEG[:NEG]]' globs, or a family name")
+      ->type_name("PATTERNS")
+      ->capture_default_str();
+  command->add_option("--axis,-a", options.axes, "replace an axis's values: name=v1,v2 (once per axis)")
+      ->type_name("NAME=VALUES");
+  command->add_flag("--controls", options.controls, "include known-bad controls (they are meant to fail)");
+}
+
+std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions& options) {
+  Selection selection;
+  selection.filter = options.filter;
+  selection.include_controls = options.controls;
+  for (const auto& text : options.axes) {
+    AxisOverride axis = parse_axis_override(text);
+    for (const auto& earlier : selection.overrides)
+      if (earlier.axis == axis.axis)
+        throw UsageError(str("--axis ", axis.axis, " is given twice: give its values once (", axis.axis, "=v1,v2)"));
+    selection.overrides.push_back(std::move(axis));
+  }
+  return registry.plan(selection);
+}
+
+int device_ordinal(const std::string& text) {
+  if (text == "all") return 0;
+  int value = -1;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 0 || value > 9999)
+    throw UsageError("--device '" + text + "' is not a device ordinal (0 to 9999)");
+  return value;
+}
+
+void add_device_option(CLI::App* command, std::string& device, bool allow_all) {
+  auto check = [allow_all](const std::string& value) -> std::string {
+    if (allow_all && value == "all") return "";
+    try {
+      device_ordinal(value);
+      return "";
+    } catch (const UsageError&) {
+      return "'" + value + "' is " + (allow_all ? "neither a device ordinal (0 to 9999) nor 'all'" : "not a device ordinal (0 to 9999)");
+    }
+  };
+  command
+      ->add_option("--device,-d", device,
+                   allow_all ? "CUDA device ordinal, or 'all': the whole selection on every visible device in turn"
+                             : "CUDA device ordinal")
+      ->type_name(allow_all ? "ORDINAL|all" : "ORDINAL")
+      ->check(CLI::Validator(check, ""))
+      ->capture_default_str();
+}
+
+void add_execution_options(CLI::App* command, ExecutionCliOptions& options) {
+  command->add_option("--isolate", options.isolation, "worker (default), scenario or none (in this process, for a debugger)")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"none", "worker", "scenario"}).description(""))
+      ->capture_default_str();
+  auto seconds = [](const std::string& value) -> std::string {
+    double v = 0;
+    try {
+      std::size_t used = 0;
+      v = std::stod(value, &used);
+      if (used != value.size()) throw std::invalid_argument(value);
+    } catch (const std::exception&) {
+      return "'" + value + "' is not a number of seconds";
+    }
+    if (!std::isfinite(v) || v < 0.1 || v > 86400) return "'" + value + "' is not between 0.1 and 86400 seconds";
+    return "";
+  };
+  command->add_option("--timeout", options.timeout_s, "seconds a scenario may take, unless its family sets its own")
+      ->type_name("SECONDS")
+      ->check(CLI::Validator(seconds, ""))
+      ->capture_default_str();
+}
+
+ExecutionOptions execution_options(const ExecutionCliOptions& options, const std::vector<std::string>& adapters) {
+  ExecutionOptions execution;
+  execution.isolation = parse_isolation(options.isolation);
+  execution.timeout_s = options.timeout_s;
+  execution.worker_command = {"/proc/self/exe", "worker"};
+  for (const auto& spec : adapters) {  // workers load the same layers
+    execution.worker_command.push_back("--adapter");
+    execution.worker_command.push_back(spec);
+  }
+  return execution;
+}
+
+void add_adapter_option(CLI::App* command, std::vector<std::string>& adapters) {
+  command->add_option("--adapter", adapters,
+                      "load a forwarding layer (adapter ABI, hostcb/adapter.h): PATH[@OPTIONS] (repeatable)")
+      ->type_name("PATH[@OPTIONS]");
+}
+
+Environment environment_for(int device, const std::string& command_line) {
+  Environment env = capture_environment(device, command_line);
+  env.adapters = loaded_adapters();
+  // Device 0, the default, on a machine without a GPU skips every scenario with the
+  // reason (exit 77); any other ordinal past the visible devices is a typo: refused.
+  if (device > 0 && device >= static_cast<int>(env.devices.size()))
+    throw UsageError(str("--device ", device, ": only ", env.devices.size(), " device(s) are visible"));
+  return env;
+}
+
+std::vector<int> devices_for(const std::string& spec, const Environment& env) {
+  if (spec != "all") return {device_ordinal(spec)};
+  std::vector<int> all;
+  for (const auto& d : env.devices) all.push_back(d.ordinal);
+  if (all.empty()) all.push_back(0);
+  return all;
+}
+
+std::string utc_now() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::string shell_quoted(const std::vector<std::string>& args) {
+  std::string line;
+  for (const auto& arg : args) {
+    if (!line.empty()) line += ' ';
+    if (!arg.empty() && arg.find_first_of(" \t\n'\"\\$*?[]{}();&|<>`!#~") == std::string::npos) {
+      line += arg;
+      continue;
+    }
+    line += '\'';
+    for (char c : arg) line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    line += '\'';
+  }
+  return line;
+}
+
+}  // namespace hostcb

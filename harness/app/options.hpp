@@ -1,0 +1,55 @@
+// Options and helpers several subcommands share: the selection, the device, execution
+// limits, adapters, and the environment a command runs in.
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "exec/supervisor.hpp"
+#include "model/environment.hpp"
+#include "model/registry.hpp"
+
+namespace hostcb {
+
+// Exit-code lines for each subcommand's --help.
+inline constexpr const char* kFilterHelp =
+    R"(Filters (gtest style): --filter 'POS[:POS...][-NEG[:NEG...]]' selects scenario ids matching any POS
+glob and no NEG glob ('*' any run, '?' one character); a bare family name means every scenario of
+it. Each pattern must match something. Examples:
+  hostcb run --filter replay
+  hostcb run --filter 'replay/*:stream_callback/*-*replays=100*'
+Axis overrides replace an axis's values wherever it exists: --axis replays=1,7)";
+
+struct SelectionOptions {
+  std::string filter = "*";
+  std::vector<std::string> axes;
+  bool controls = false;
+};
+void add_selection_options(CLI::App* command, SelectionOptions& options);
+std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions& options);
+
+// --device: an ordinal (0 to 9999), or with `allow_all` also "all".
+void add_device_option(CLI::App* command, std::string& device, bool allow_all);
+int device_ordinal(const std::string& text);  // "all" is 0, the first
+
+struct ExecutionCliOptions {
+  std::string isolation = "worker";
+  double timeout_s = 120;
+};
+void add_execution_options(CLI::App* command, ExecutionCliOptions& options);
+ExecutionOptions execution_options(const ExecutionCliOptions& options, const std::vector<std::string>& adapters);
+
+void add_adapter_option(CLI::App* command, std::vector<std::string>& adapters);
+
+// Captures the environment, with the loaded adapters, refusing a device ordinal past the
+// visible ones (and, with none visible, any ordinal but 0): a UsageError.
+Environment environment_for(int device, const std::string& command_line);
+// The devices --device names: one ordinal, or every visible one for "all" (device 0 when
+// none is visible, so that every scenario is skipped with the reason).
+std::vector<int> devices_for(const std::string& spec, const Environment& env);
+
+std::string utc_now();  // ISO 8601, e.g. 2026-11-30T00:07:10Z
+std::string shell_quoted(const std::vector<std::string>& args);
+
+}  // namespace hostcb

@@ -1,0 +1,131 @@
+// hostcb run: the selected scenarios, in workers, on one device or all; reports stream to
+// the console and are written to JUnit and JSON; the run ends with a verdict line.
+#include <chrono>
+#include <optional>
+
+#include "app/cli.hpp"
+#include "app/command.hpp"
+#include "app/expectations.hpp"
+#include "app/options.hpp"
+#include "app/verdict.hpp"
+#include "callback/active_scenario.hpp"
+#include "exec/interrupt.hpp"
+#include "model/errors.hpp"
+#include "reports/atomic_file.hpp"
+#include "reports/console_reporter.hpp"
+#include "reports/json_writer.hpp"
+#include "reports/junit_writer.hpp"
+#include "runner/runner.hpp"
+
+namespace hostcb {
+
+namespace {
+
+constexpr const char* kRunFooter = R"(Isolation (--isolate): worker (default) runs scenarios in a worker process that is replaced when it
+crashes or hangs; scenario gives each scenario a fresh process; none runs in-process (for a debugger).
+Exit codes: 0 every scenario that ran passed, 1 a scenario failed or errored, an xpass, or a report was
+not written, 2 usage error (nothing ran), 77 nothing ran (all skipped, e.g. no usable GPU), 130/143
+interrupted by SIGINT/SIGTERM (reports are still written, unrun scenarios skipped).)";
+
+class RunCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    CLI::App* run = app.add_subcommand("run", "run the selected scenarios and write reports");
+    add_selection_options(run, selection_);
+    run->add_option("--junit", junit_path_, "write JUnit XML here (atomically)")->type_name("FILE");
+    run->add_option("--json", json_path_, "write versioned JSON results here (atomically)")->type_name("FILE");
+    run->add_option("--expectations", expectations_path_,
+                    "known behaviour (JSON with comments): listed failures become xfail, listed ones that pass xpass")
+        ->type_name("FILE");
+    add_device_option(run, device_, true);
+    add_adapter_option(run, adapters_);
+    add_execution_options(run, execution_);
+    run->add_flag("--fail-fast,-x", fail_fast_, "stop at the first failure, error or xpass; the rest are skipped");
+    run->add_flag("--quiet,-q", quiet_, "print only failures and the summary");
+    run->add_flag("--verbose,-v", verbose_, "print every result's properties too");
+    run->add_option("--color", color_, "auto (on a terminal, unless NO_COLOR is set), always or never")
+        ->type_name("WHEN")
+        ->check(CLI::IsMember({"auto", "always", "never"}).description(""))
+        ->capture_default_str();
+    run->footer(std::string(kFilterHelp) + "\n" + kRunFooter);
+    return run;
+  }
+  std::vector<std::string> adapters() const override { return adapters_; }
+
+  int run(const Registry& registry, const std::string& command_line) override {
+    // Everything that can be refused is refused here, before anything runs.
+    if (quiet_ && verbose_) throw UsageError("--quiet and --verbose contradict each other: give one");
+    std::vector<Scenario> plan = make_plan(registry, selection_);
+    ExecutionOptions execution = execution_options(execution_, adapters_);
+    std::optional<Expectations> expectations;
+    if (!expectations_path_.empty()) expectations = load_expectations(expectations_path_);
+    if (!junit_path_.empty()) check_writable(junit_path_, "JUnit report");
+    if (!json_path_.empty()) check_writable(json_path_, "JSON report");
+
+    RunReport report;
+    report.started_utc = utc_now();
+    report.environment = environment_for(device_ordinal(device_), command_line);
+    const std::vector<int> devices = devices_for(device_, report.environment);
+    const bool several = device_ == "all";
+    if (several) report.environment.selected_device = kAllDevices;
+
+    MultiReporter reporters;
+    if (!junit_path_.empty()) reporters.add(std::make_unique<FileReporter>(junit_path_, junit_xml));
+    if (!json_path_.empty()) reporters.add(std::make_unique<FileReporter>(json_path_, results_json));
+    auto console_owned = std::make_unique<ConsoleReporter>(
+        quiet_ ? Verbosity::quiet : verbose_ ? Verbosity::verbose : Verbosity::normal, parse_color_mode(color_));
+    ConsoleReporter& console = *console_owned;
+    reporters.add(std::move(console_owned));  // last: its summary names the files written
+
+    install_interrupt_handlers();
+    bool stop = false;
+    if (fail_fast_) {
+      execution.stop_requested = [&stop] { return stop; };
+      execution.stop_reason = "not run: --fail-fast stopped the run at the first failure";
+    }
+    const std::size_t total = plan.size() * devices.size();
+    reporters.run_started(report.environment, total);
+    auto start = std::chrono::steady_clock::now();
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      Environment on_device = report.environment;
+      on_device.selected_device = execution.device = devices[d];
+      Runner in_process(on_device);
+      execution.run_in_process = [&](const Scenario& s) { return in_process.run(s); };
+      const std::size_t offset = d * plan.size();
+      execute_plan(plan, on_device, execution, [&](const Result& finished, std::size_t i) {
+        Result r = finished;
+        if (several) r.device = devices[d];
+        if (expectations) apply_expectation(r, *expectations, report.environment);
+        stop = stop || is_bad(r.status);
+        reporters.on_result(r, offset + i, total);
+        report.results.push_back(std::move(r));
+      });
+    }
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (orphan_events())
+      console.error(str("hostcb: ", orphan_events(),
+                        " callback event(s) arrived while no scenario was active: a host function outlived its scenario"));
+    ReportFiles files;
+    reporters.run_finished(report, files);
+
+    RunOutcome outcome{report.results, orphan_events(), files.failed, interrupt_signal()};
+    Verdict verdict = run_verdict(outcome);
+    console.verdict(verdict.exit_code, verdict.why);
+    return verdict.exit_code;
+  }
+
+ private:
+  SelectionOptions selection_;
+  std::string junit_path_, json_path_, expectations_path_;
+  std::string device_ = "0";
+  std::vector<std::string> adapters_;
+  ExecutionCliOptions execution_;
+  bool fail_fast_ = false, quiet_ = false, verbose_ = false;
+  std::string color_ = "auto";
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_run_command() { return std::make_unique<RunCommand>(); }
+
+}  // namespace hostcb

@@ -1,0 +1,79 @@
+// hostcb self-test: every known-bad control must be caught as it declares.
+#include <iostream>
+
+#include "app/cli.hpp"
+#include "app/command.hpp"
+#include "app/options.hpp"
+#include "app/selftest.hpp"
+#include "exec/interrupt.hpp"
+#include "model/errors.hpp"
+#include "runner/runner.hpp"
+
+namespace hostcb {
+
+namespace {
+
+class SelfTestCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    CLI::App* self_test = app.add_subcommand(
+        "self-test", "run every known-bad control; succeed only if each is caught as it must be (needs a GPU)");
+    add_execution_options(self_test, execution_);
+    add_device_option(self_test, device_, false);
+    add_adapter_option(self_test, adapters_);
+    self_test->footer(
+        "Exit codes: 0 every control caught, 1 a control escaped, 2 usage error, 77 nothing ran (no usable GPU),\n"
+        "130/143 interrupted.");
+    return self_test;
+  }
+  std::vector<std::string> adapters() const override { return adapters_; }
+
+  int run(const Registry& registry, const std::string& command_line) override {
+    Selection selection;
+    selection.only_controls = true;
+    std::vector<Scenario> plan = registry.plan(selection);
+    if (execution_.isolation == "none") throw UsageError("self-test needs worker isolation: controls crash and hang");
+    ExecutionOptions execution = execution_options(execution_, adapters_);
+    Environment env = environment_for(device_ordinal(device_), command_line);
+    execution.device = env.selected_device;
+    Runner in_process(env);
+    execution.run_in_process = [&](const Scenario& s) { return in_process.run(s); };
+    install_interrupt_handlers();
+    std::size_t done = 0;
+    std::vector<Result> results = execute_plan(plan, env, execution, [&](const Result&, std::size_t) {
+      if (++done % 10 == 0 || done == plan.size()) std::cerr << "self-test: " << done << "/" << plan.size() << "\n";
+    });
+    std::vector<ControlOutcome> outcomes = judge_controls(plan, results);
+    std::cout << controls_table(outcomes);
+    if (int signal = interrupt_signal()) {
+      std::cout << "exit " << 128 + signal << ": interrupted\n";
+      return 128 + signal;
+    }
+    std::size_t caught = 0, skipped = 0;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      caught += outcomes[i].caught;
+      skipped += results[i].status == Status::skipped;
+    }
+    if (skipped == outcomes.size()) {
+      std::cout << "exit " << kExitNothingRan << ": nothing ran: " << results.front().reason << "\n";
+      return kExitNothingRan;
+    }
+    const int code = caught == outcomes.size() ? kExitPassed : kExitFailed;
+    std::cout << "self-test: " << caught << " of " << outcomes.size() << " known-bad controls caught\n";
+    std::cout << "exit " << code << ": " << (code ? "a known-bad control escaped: the harness can no longer fail"
+                                                  : "every known-bad control was caught")
+              << "\n";
+    return code;
+  }
+
+ private:
+  ExecutionCliOptions execution_;
+  std::string device_ = "0";
+  std::vector<std::string> adapters_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_self_test_command() { return std::make_unique<SelfTestCommand>(); }
+
+}  // namespace hostcb

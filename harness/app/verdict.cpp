@@ -1,0 +1,58 @@
+#include "app/verdict.hpp"
+
+#include <csignal>
+#include <map>
+
+#include "app/cli.hpp"
+#include "model/errors.hpp"
+
+namespace hostcb {
+
+namespace {
+
+void append(std::string& text, std::size_t n, const char* one, const char* many) {
+  if (!n) return;
+  text += str(text.empty() ? "" : ", ", n, " ", n == 1 ? one : many);
+}
+
+// The reason most scenarios were skipped for: what "nothing ran" means here.
+std::string main_skip_reason(const std::vector<Result>& results) {
+  std::map<std::string, std::size_t> reasons;
+  for (const auto& r : results)
+    if (r.status == Status::skipped) ++reasons[first_line(r.reason)];
+  std::string best;
+  std::size_t most = 0;
+  for (const auto& [reason, n] : reasons)
+    if (n > most) best = reason, most = n;
+  return best;
+}
+
+}  // namespace
+
+Verdict run_verdict(const RunOutcome& outcome) {
+  const Counts counts = count_results(outcome.results);
+  if (outcome.interrupt_signal) {
+    std::size_t not_run = 0;
+    for (const auto& r : outcome.results) not_run += r.status == Status::skipped && r.reason.rfind("interrupted", 0) == 0;
+    return {128 + outcome.interrupt_signal,
+            str("interrupted by ", outcome.interrupt_signal == SIGTERM ? "SIGTERM" : "SIGINT", "; ", not_run,
+                " scenario(s) not run")};
+  }
+  std::string bad;
+  append(bad, counts.failed, "failed", "failed");
+  append(bad, counts.error, "error", "errors");
+  append(bad, counts.xpass, "xpass (a listed failure passed)", "xpass (listed failures passed)");
+  append(bad, outcome.orphan_events, "host-function call after its scenario ended",
+         "host-function calls after their scenario ended");
+  append(bad, outcome.reports_lost.size(), "report not written", "reports not written");
+  if (!bad.empty()) return {kExitFailed, bad};
+  if (counts.passed == 0 && counts.xfail)
+    return {kExitNothingRan, str("nothing passed: ", counts.xfail, " xfail, ", counts.skipped, " skipped")};
+  if (counts.passed == 0) return {kExitNothingRan, "nothing ran: " + main_skip_reason(outcome.results)};
+  std::string good = str(counts.passed, " passed");
+  append(good, counts.xfail, "xfail", "xfail");
+  append(good, counts.skipped, "skipped", "skipped");
+  return {kExitPassed, "every scenario that ran passed (" + good + ")"};
+}
+
+}  // namespace hostcb

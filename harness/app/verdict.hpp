@@ -1,0 +1,28 @@
+// How a run ends: its exit code and the one line that says why.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/result.hpp"
+
+namespace hostcb {
+
+struct Verdict {
+  int exit_code = 0;
+  std::string why;  // "nothing ran: no usable CUDA device: ...", "2 failed, 1 error", ...
+};
+
+struct RunOutcome {
+  std::vector<Result> results;
+  std::uint64_t orphan_events = 0;       // host functions called after their scenario ended
+  std::vector<std::string> reports_lost; // reports that could not be written
+  int interrupt_signal = 0;              // SIGINT or SIGTERM, 0 when none
+};
+
+// An interrupt outranks everything (128 + signal); then anything bad (a failure, an error,
+// an xpass, an orphan callback, a lost report) is 1; a run in which nothing passed is 77;
+// else 0.
+Verdict run_verdict(const RunOutcome& outcome);
+
+}  // namespace hostcb

@@ -1,0 +1,54 @@
+#include <csignal>
+
+#include "app/cli.hpp"
+#include "app/verdict.hpp"
+#include "catch_compat.hpp"
+
+using namespace hostcb;
+
+namespace {
+Result with(Status status, std::string reason = "") {
+  Result r;
+  r.id = "f/x=1";
+  r.status = status;
+  r.reason = std::move(reason);
+  return r;
+}
+RunOutcome outcome(std::vector<Result> results, std::uint64_t orphans = 0, std::vector<std::string> lost = {},
+                   int signal = 0) {
+  return RunOutcome{std::move(results), orphans, std::move(lost), signal};
+}
+}  // namespace
+
+TEST_CASE("a run that can only skip exits 77 and says why nothing ran", "[verdict]") {
+  Verdict v = run_verdict(outcome({with(Status::skipped, "no usable CUDA device: none"),
+                                   with(Status::skipped, "excluded: x"), with(Status::skipped, "no usable CUDA device: none")}));
+  CHECK(v.exit_code == kExitNothingRan);
+  CHECK(v.why == "nothing ran: no usable CUDA device: none");
+}
+
+TEST_CASE("passes with skips exit 0", "[verdict]") {
+  Verdict v = run_verdict(outcome({with(Status::passed), with(Status::skipped, "excluded: x"), with(Status::xfail)}));
+  CHECK(v.exit_code == kExitPassed);
+  CHECK(v.why == "every scenario that ran passed (1 passed, 1 xfail, 1 skipped)");
+}
+
+TEST_CASE("each kind of bad makes exit 1, and the line names it", "[verdict]") {
+  CHECK(run_verdict(outcome({with(Status::passed), with(Status::failed)})).why == "1 failed");
+  CHECK(run_verdict(outcome({with(Status::passed), with(Status::error)})).exit_code == kExitFailed);
+  Verdict xpass = run_verdict(outcome({with(Status::passed), with(Status::xpass)}));
+  CHECK(xpass.exit_code == kExitFailed);
+  CHECK(xpass.why == "1 xpass (a listed failure passed)");
+  Verdict orphan = run_verdict(outcome({with(Status::passed)}, 2));
+  CHECK(orphan.exit_code == kExitFailed);
+  CHECK(orphan.why == "2 host-function calls after their scenario ended");
+  Verdict lost = run_verdict(outcome({with(Status::passed)}, 0, {"cannot write x: No space left on device"}));
+  CHECK(lost.exit_code == kExitFailed);
+  CHECK(lost.why == "1 report not written");
+}
+
+TEST_CASE("an interrupt outranks failures", "[verdict]") {
+  Verdict v = run_verdict(outcome({with(Status::failed), with(Status::skipped, "interrupted by SIGTERM")}, 0, {}, SIGTERM));
+  CHECK(v.exit_code == 128 + SIGTERM);
+  CHECK(v.why == "interrupted by SIGTERM; 1 scenario(s) not run");
+}
