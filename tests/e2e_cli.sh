@@ -33,3 +33,25 @@ grep -q '^exit 77: nothing ran: excluded: a built-in layer calls CUDA$' "$work/b
 "$stub" run --filter 'stub/behave=pass/*' >"$work/pass.log" 2>&1 || fail "a passing run must exit 0"
 grep -q '^exit 0: every scenario that ran passed (1 passed)$' "$work/pass.log" || fail "no exit 0 verdict: $(cat "$work/pass.log")"
 echo "cli: --fail-fast, --quiet, verdict lines and bare family filters behave"
+
+# hostcb result: one scenario's result from a run's JSON, its status as the exit code
+# (what CTest's per-family mode runs for each scenario).
+"$stub" run --filter 'stub/behave=pass/*:stub/behave=fail/*:stub/behave=crash/*' --json "$work/r.json" >/dev/null 2>&1
+for case in pass:0:PASSED fail:1:FAILED crash:1:ERROR; do
+  behave="${case%%:*}" rest="${case#*:}" want="${rest%%:*}" word="${rest#*:}"
+  "$stub" result "$work/r.json" "stub/behave=$behave/copy=1" >"$work/r-$behave.log" 2>&1
+  rc=$?
+  [ $rc -eq "$want" ] || fail "result for $behave: exit $rc, expected $want"
+  grep -q "$word  *stub/behave=$behave/copy=1" "$work/r-$behave.log" || fail "result for $behave does not print $word"
+done
+"$stub" run --filter stub_forward --json "$work/skip.json" >/dev/null 2>&1
+"$stub" result "$work/skip.json" "stub_forward/forward=direct" >"$work/r-skip.log" 2>&1
+rc=$?
+[ $rc -eq 77 ] || fail "result for a skipped scenario: exit $rc, expected 77"
+"$stub" result "$work/r.json" "stub/behave=hang/copy=1" >"$work/r-missing.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "result for an id the run did not reach: exit $rc, expected 1"
+"$stub" result "$work/ff.log" "stub/behave=pass/copy=1" 2>"$work/r-bad.err" >/dev/null
+rc=$?
+[ $rc -eq 2 ] || fail "result from a file that is not a results file: exit $rc, expected 2"
+echo "cli: hostcb result maps each status to its exit code"
