@@ -56,7 +56,8 @@ void ConsoleReporter::on_result(const Result& r, std::size_t index, std::size_t 
   std::string position = fmt::format("[{:>{}}/{}]", index + 1, std::to_string(total).size(), total);
   std::string status = status_name(r.status);
   for (auto& c : status) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::string line = fmt::format("{} {:<7} {} ({:.3f} s)", position, status, r.id, r.seconds);
+  std::string iteration = r.iteration > 0 ? fmt::format(" #{}", r.iteration) : "";
+  std::string line = fmt::format("{} {:<7} {}{} ({:.3f} s)", position, status, r.id, iteration, r.seconds);
   if (!r.reason.empty()) line += ": " + r.reason;
   if (!r.expectation.empty()) line += " [expected: " + r.expectation + "]";
   const auto level = level_of(r.status);

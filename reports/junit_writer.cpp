@@ -17,10 +17,11 @@ std::string seconds3(double seconds) {
   return text;
 }
 
+// The id without its family; with --repeat, "#N" names the pass so every testcase stays unique.
 std::string case_name(const Result& result) {
   std::string prefix = result.family + "/";
-  if (result.id.compare(0, prefix.size(), prefix) == 0) return result.id.substr(prefix.size());
-  return result.id;
+  std::string name = result.id.compare(0, prefix.size(), prefix) == 0 ? result.id.substr(prefix.size()) : result.id;
+  return result.iteration > 0 ? str(name, " #", result.iteration) : name;
 }
 
 

@@ -55,3 +55,16 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] || fail "result from a file that is not a results file: exit $rc, expected 2"
 echo "cli: hostcb result maps each status to its exit code"
+
+# --repeat runs the selection N times in one worker, each result with its pass number;
+# --until-fail stops at the pass that fails and leaves the later ones out.
+"$stub" run --repeat 10 --until-fail --filter stub_flaky --json "$work/uf.json" --junit "$work/uf.xml" >"$work/uf.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "--until-fail on a scenario that fails on its third pass: exit $rc, expected 1"
+[ "$(grep -c '"id": "stub_flaky"' "$work/uf.json")" -eq 3 ] || fail "--until-fail: expected 3 passes in the JSON: $(cat "$work/uf.log")"
+grep -q '"iteration": 3' "$work/uf.json" || fail "--until-fail: the failing pass carries no iteration 3"
+grep -q 'FAILED  stub_flaky #3' "$work/uf.log" || fail "the console does not name the failing pass: $(cat "$work/uf.log")"
+grep -q 'name="stub_flaky #2"' "$work/uf.xml" || fail "JUnit testcases of a repeated run are not told apart by pass"
+"$stub" run --repeat 2 --filter 'stub/behave=pass/*' --json "$work/rep.json" >"$work/rep.log" 2>&1 || fail "--repeat 2 of a pass must exit 0"
+[ "$(grep -c '"id": "stub/behave=pass/copy=1"' "$work/rep.json")" -eq 2 ] || fail "--repeat 2: expected two results"
+echo "cli: --repeat and --until-fail behave"

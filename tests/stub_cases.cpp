@@ -76,6 +76,17 @@ void register_stub_cases(Registry& registry) {
   stub.body = [](ScenarioRun& run) { behave(run, run.param("behave")); };
   registry.add(stub);
 
+  // Passes twice, then fails, in each process: a race that shows on the third try, for
+  // run --repeat / --until-fail (all passes run in one worker).
+  Family flaky;
+  flaky.name = "stub_flaky";
+  flaky.needs_gpu = false;
+  flaky.body = [](ScenarioRun& run) {
+    static int calls = 0;
+    behave(run, ++calls == 3 ? "fail" : "pass");
+  };
+  registry.add(flaky);
+
   Family control;
   control.name = "stub_control";
   control.needs_gpu = false;

@@ -41,6 +41,12 @@ class RunCommand final : public Command {
     add_adapter_option(run, adapters_);
     add_execution_options(run, execution_);
     run->add_flag("--fail-fast,-x", fail_fast_, "stop at the first failure, error or xpass; the rest are skipped");
+    run->add_option("--repeat", repeat_, "run the selection N times in the same worker (results carry #iteration)")
+        ->type_name("N")
+        ->check(CLI::Range(1, 1000000).description(""))
+        ->capture_default_str();
+    run->add_flag("--until-fail", until_fail_,
+                  "repeat until the first failure, error or xpass (at most --repeat times; 1000 unless given)");
     run->add_flag("--quiet,-q", quiet_, "print only failures and the summary");
     run->add_flag("--verbose,-v", verbose_, "print every result's properties too");
     run->add_option("--color", color_, "auto (on a terminal, unless NO_COLOR is set), always or never")
@@ -55,7 +61,10 @@ class RunCommand final : public Command {
   int run(const Registry& registry, const std::string& command_line) override {
     // Everything that can be refused is refused here, before anything runs.
     if (quiet_ && verbose_) throw UsageError("--quiet and --verbose contradict each other: give one");
-    std::vector<Scenario> plan = make_plan(registry, selection_);
+    if (until_fail_ && repeat_ == 1) repeat_ = kUntilFailDefault;
+    const std::vector<Scenario> selected = make_plan(registry, selection_);
+    std::vector<Scenario> plan;  // the selection, --repeat times over: one worker runs them all
+    for (int k = 0; k < repeat_; ++k) plan.insert(plan.end(), selected.begin(), selected.end());
     ExecutionOptions execution = execution_options(execution_, adapters_);
     std::optional<Expectations> expectations;
     if (!expectations_path_.empty()) expectations = load_expectations(expectations_path_);
@@ -79,9 +88,11 @@ class RunCommand final : public Command {
 
     install_interrupt_handlers();
     bool stop = false;
-    if (fail_fast_) {
+    int failed_iteration = 0;  // --until-fail: the pass that failed; later passes are left out
+    if (fail_fast_ || until_fail_) {
       execution.stop_requested = [&stop] { return stop; };
-      execution.stop_reason = "not run: --fail-fast stopped the run at the first failure";
+      execution.stop_reason = str("not run: ", until_fail_ ? "--until-fail" : "--fail-fast",
+                                  " stopped the run at the first failure");
     }
     const std::size_t total = plan.size() * devices.size();
     reporters.run_started(report.environment, total);
@@ -95,8 +106,11 @@ class RunCommand final : public Command {
       execute_plan(plan, on_device, execution, [&](const Result& finished, std::size_t i) {
         Result r = finished;
         if (several) r.device = devices[d];
+        if (repeat_ > 1) r.iteration = static_cast<int>(i / selected.size()) + 1;
         if (expectations) apply_expectation(r, *expectations, report.environment);
+        if (!stop && is_bad(r.status)) failed_iteration = r.iteration;
         stop = stop || is_bad(r.status);
+        if (until_fail_ && stop && r.iteration > failed_iteration) return;  // a pass that never began
         reporters.on_result(r, offset + i, total);
         report.results.push_back(std::move(r));
       });
@@ -120,7 +134,9 @@ class RunCommand final : public Command {
   std::string device_ = "0";
   std::vector<std::string> adapters_;
   ExecutionCliOptions execution_;
-  bool fail_fast_ = false, quiet_ = false, verbose_ = false;
+  static constexpr int kUntilFailDefault = 1000;
+  int repeat_ = 1;
+  bool fail_fast_ = false, until_fail_ = false, quiet_ = false, verbose_ = false;
   std::string color_ = "auto";
 };
 

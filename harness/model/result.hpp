@@ -24,6 +24,7 @@ struct Result {
   double seconds = 0;
   std::vector<std::pair<std::string, std::string>> properties;
   int device = -1;  // the device it ran on when one run covered several (--device all)
+  int iteration = 0;  // with run --repeat: which pass over the selection (1, 2, ...); 0 otherwise
   // xfail and xpass: the expectations entry that matched, "REASON (LINK)".
   std::string expectation;
 };

@@ -16,7 +16,7 @@ nlohmann::ordered_json result_to_json(const Result& r) {
                         {"message", f.message}});
   nlohmann::ordered_json properties = nlohmann::ordered_json::object();
   for (const auto& [name, value] : r.properties) properties[name] = value;
-  return {{"id", r.id},
+  nlohmann::ordered_json j = {{"id", r.id},
           {"family", r.family},
           {"params", params},
           {"status", status_name(r.status)},
@@ -27,6 +27,8 @@ nlohmann::ordered_json result_to_json(const Result& r) {
           {"properties", properties},
           {"device", r.device < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.device)},
           {"expectation", r.expectation}};
+  if (r.iteration > 0) j["iteration"] = r.iteration;  // only with --repeat: older readers never see it
+  return j;
 }
 
 Status status_from_name(const std::string& name) {
@@ -50,6 +52,7 @@ Result result_from_json(const nlohmann::ordered_json& j) {
   for (const auto& [name, value] : j.at("properties").items()) r.properties.emplace_back(name, value.get<std::string>());
   if (j.contains("device") && !j.at("device").is_null()) r.device = j.at("device").get<int>();
   if (j.contains("expectation")) r.expectation = j.at("expectation").get<std::string>();
+  if (j.contains("iteration")) r.iteration = j.at("iteration").get<int>();
   return r;
 }
 
