@@ -7,14 +7,16 @@
 Each part must arrive exactly once, as a PUT to /submit.php?project=hostcb with one
 site, build name and stamp across parts, the md5 CTest announced matching the body, and
 a well-formed XML body. Test.xml: --passed tests passed, --skipped ones "notrun" with
-SKIP_RETURN_CODE=77, hostcb's reason in their output and the gpu label. Exit 0 or 1.
+SKIP_RETURN_CODE=77, hostcb's reason ("no usable ...") in their output, the gpu and scenario labels. Exit 0 or 1.
 """
 import argparse
+import base64
 import hashlib
 import json
 import os
 import sys
 import xml.etree.ElementTree as ET
+import zlib
 
 problems = []
 
@@ -97,8 +99,14 @@ def main():
             measures = {m.get("name"): m.findtext("Value") for m in t.iter("NamedMeasurement")}
             check("SKIP_RETURN_CODE=77" in (measures.get("Completion Status") or ""),
                   "%s: completion status %r" % (name, measures.get("Completion Status")))
-            output = t.findtext("Results/Measurement/Value") or ""
-            check("GPU" in output or "device" in output, "%s: no reason in its output: %r" % (name, output[:200]))
+            value = t.find("Results/Measurement/Value")
+            output = (value.text or "") if value is not None else ""
+            if value is not None and value.get("encoding") == "base64":  # ctest packs long output
+                output = base64.b64decode(output)
+                if value.get("compression") == "gzip":
+                    output = zlib.decompress(output)
+                output = output.decode("utf-8", "replace")
+            check("no usable" in output, "%s: no reason in its output: %r" % (name, output[:200]))
             labels = [l.text for l in t.iter("Label")]
             check("gpu" in labels and "scenario" in labels, "%s: labels %s" % (name, labels))
     for p in problems:
