@@ -14,22 +14,11 @@
 
 namespace hostcb {
 
-Distribution Distribution::of(std::vector<double> samples) {
-  Distribution d;
-  if (samples.empty()) return d;
-  std::sort(samples.begin(), samples.end());
-  auto at = [&](double q) { return samples[std::min(samples.size() - 1, static_cast<std::size_t>(q * samples.size()))]; };
-  d.min = samples.front();
-  d.p50 = at(0.50);
-  d.p90 = at(0.90);
-  d.p99 = at(0.99);
-  d.max = samples.back();
-  return d;
-}
-
 namespace {
 
-constexpr int kRounds = 5;
+// Throughput rounds per arm, alternating which arm goes first; round r of one arm and
+// round r of the other form a pair for the throughput interval.
+constexpr int kRounds = 10;
 constexpr std::size_t kWide = 16;  // host nodes in the chain and parallel paths
 
 std::int64_t now_ns() {
@@ -127,11 +116,6 @@ void measure_throughput(Arm& arm, int n, Timing& out) {
   out.throughput.push_back(n / ((now_ns() - t0) / 1e9));
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 // A path: both arms built by `build`, measured in alternating rounds.
 struct PathSpec {
   std::string path;
@@ -179,6 +163,9 @@ class Bench {
     result.baseline_latency = Distribution::of(b.latency_us);
     result.throughput = median(m.throughput);
     result.baseline_throughput = median(b.throughput);
+    result.p50_interval = paired_median_ratio(m.latency_us, b.latency_us, kBootstrapSeed,
+                                              bootstrap_resamples_for(m.latency_us.size()));
+    result.throughput_interval = paired_median_ratio(b.throughput, m.throughput);
     report_.paths.push_back(result);
   }
 
