@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "callback/active_scenario.hpp"
 #include "reports/atomic_file.hpp"
 #include "catch_compat.hpp"
 #include "exec/supervisor.hpp"
@@ -123,6 +124,25 @@ TEST_CASE("failures beyond the channel's bound are counted across the worker bou
     CHECK(results[0].failures.back().message == "expected i == 0: failure 32 of 40");
     CHECK(contains(describe_failures(results[0]), "(8 more failure(s) dropped: the channel keeps the first 32)"));
   }
+}
+
+TEST_CASE("an orphan callback reaches the supervisor in every isolation mode, blamed on its scenario", "[supervisor]") {
+  Fixture f;
+  auto blamed_on = [](const std::string& scenario) {
+    for (const auto& [id, n] : orphan_events_by_scenario())
+      if (id == scenario) return n;
+    return std::uint64_t{0};
+  };
+  for (Isolation isolation : {Isolation::worker, Isolation::scenario, Isolation::none}) {
+    f.options.isolation = isolation;
+    std::uint64_t before = orphan_events(), before_blamed = blamed_on(id("orphan"));
+    auto results = f.run(f.plan({id("pass"), id("orphan"), id("pass", 2)}));
+    INFO("isolation " << static_cast<int>(isolation));
+    for (const auto& r : results) CHECK(r.status == Status::passed);  // the run fails on the count, not the result
+    CHECK(orphan_events() == before + 1);
+    CHECK(blamed_on(id("orphan")) == before_blamed + 1);
+  }
+  CHECK(contains(describe_orphan_events(), " during or after stub/behave=orphan/copy=1"));
 }
 
 TEST_CASE("abnormal exits and unreadable events are errors of the scenario in hand", "[supervisor]") {

@@ -215,9 +215,7 @@ int run_command(const Registry& registry, const SelectionOptions& selection, con
   }
   if (expectations) apply_expectations(report.results, *expectations, report.environment);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (orphan_events())
-    console.error(str(orphan_events(), " callback event(s) arrived while no scenario was active: a host function "
-                      "outlived its scenario"));
+  if (orphan_events()) console.error(describe_orphan_events());
 
   std::vector<std::string> written;
   bool reports_ok = true;
