@@ -134,6 +134,22 @@ TEST_CASE("the page leads with what changed", "[matrix]") {
   CHECK(html.find("No previous matrix was given") != std::string::npos);
 }
 
+TEST_CASE("a cell's message names the expectation that matched, then what happened", "[matrix]") {
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/expected_cells.json";
+  write_file_atomically(path, results_json(sample_report()));
+  Matrix m;
+  add_results_file(m, path);
+  const MatrixCell* xfail = m.cell("stream_callback/api=driver/callbacks=100", 0);
+  REQUIRE(xfail);
+  CHECK(xfail->status == Status::xfail);
+  CHECK(xfail->message ==
+        "driver bug 4711 (https://example.invalid/4711); [launch 4] [callback#2] cases/stream_callback.cu:77: "
+        "received status 700; expected 0");
+  const MatrixCell* error = m.cell("stream_callback/api=driver/callbacks=5", 0);
+  REQUIRE(error);
+  CHECK(error->message == "cuLaunchHostFunc(stream, fn, ud) failed: CUDA_ERROR_ILLEGAL_ADDRESS (700) at cases/x.cu:9");
+}
+
 TEST_CASE("a file that is not a results file is refused with its name", "[matrix]") {
   std::string path = std::string(HOSTCB_TEST_TMP) + "/not_results.json";
   write_file_atomically(path, "{\"format\": \"hostcb-list\"}");
