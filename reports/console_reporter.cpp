@@ -89,6 +89,8 @@ void ConsoleReporter::verdict(int exit_code, const std::string& why) {
   out_->log(level, fmt::format("exit {}: {}", exit_code, why));
 }
 
+void ConsoleReporter::problem(const std::string& message) { out_->error(message); }
+
 void ConsoleReporter::error(const std::string& message) { err_->error(message); }
 
 }  // namespace hostcb

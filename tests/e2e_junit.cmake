@@ -1,6 +1,6 @@
 # End to end: `hostcb run` writes a schema-valid JUnit file and a JSON file in which
 # every scenario of `hostcb list` appears exactly once. Without a GPU (exit 77) each is
-# skipped with the no-device reason. Inputs: HOSTCB_EXE, XMLLINT, XSD, WORK_DIR.
+# skipped with the no-device reason, and the exit code must then be 77. Inputs: HOSTCB_EXE, XMLLINT, XSD, WORK_DIR.
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 set(xml "${WORK_DIR}/results.xml")
@@ -52,6 +52,17 @@ string(JSON results LENGTH "${doc}" results)
 string(JSON version GET "${doc}" format_version)
 if(NOT results EQUAL expected OR NOT version EQUAL 2)
   message(FATAL_ERROR "JSON: ${results} results (expected ${expected}), format_version ${version}")
+endif()
+
+# The exit code follows from what the run found, never the other way round: without a
+# usable GPU nothing can pass, so the run must say 77 (a CTest skip), not 0 (a pass).
+string(JSON gpu_usable GET "${doc}" environment gpu_usable)
+string(JSON passed GET "${doc}" summary passed)
+if(NOT gpu_usable AND NOT rc EQUAL 77)
+  message(FATAL_ERROR "no usable GPU (environment.gpu_usable is false) but exit ${rc}: an all-skipped run must exit 77")
+endif()
+if(passed EQUAL 0 AND rc EQUAL 0)
+  message(FATAL_ERROR "nothing passed but exit 0: a run in which nothing ran must exit 77")
 endif()
 
 if(rc EQUAL 77)

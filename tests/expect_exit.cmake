@@ -1,15 +1,21 @@
-# Runs HOSTCB_EXE with ARGS ('|'-separated) and checks its exit code is EXPECT_CODE and
-# that stderr is one line matching EXPECT_STDERR.
+# Runs HOSTCB_EXE with ARGS ('|'-separated) and checks its exit code is EXPECT_CODE; with
+# EXPECT_STDERR, that stderr is one line matching it; with EXPECT_STDOUT, that stdout
+# matches it.
 string(REPLACE "|" ";" args "${ARGS}")
 execute_process(COMMAND "${HOSTCB_EXE}" ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL EXPECT_CODE)
   message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_CODE}\nstdout: ${out}\nstderr: ${err}")
 endif()
-if(NOT err MATCHES "${EXPECT_STDERR}")
-  message(FATAL_ERROR "stderr does not match '${EXPECT_STDERR}':\n${err}")
+if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
+  message(FATAL_ERROR "stdout does not match '${EXPECT_STDOUT}':\n${out}")
 endif()
 string(STRIP "${err}" stripped)
-if(stripped MATCHES "\n")
-  message(FATAL_ERROR "expected a one-line message, got:\n${err}")
+if(DEFINED EXPECT_STDERR)
+  if(NOT err MATCHES "${EXPECT_STDERR}")
+    message(FATAL_ERROR "stderr does not match '${EXPECT_STDERR}':\n${err}")
+  endif()
+  if(stripped MATCHES "\n")
+    message(FATAL_ERROR "expected a one-line message, got:\n${err}")
+  endif()
 endif()
 message(STATUS "exit ${rc}: ${stripped}")

@@ -1,4 +1,4 @@
-// A fixed RunReport with one result of each kind and hostile strings, for report tests.
+// A fixed RunReport with one result of each of the six kinds and hostile strings, for report tests.
 #pragma once
 #include "model/result.hpp"
 
@@ -42,6 +42,12 @@ inline hostcb::RunReport sample_report() {
   error.reason = "cuLaunchHostFunc(stream, fn, ud) failed: CUDA_ERROR_ILLEGAL_ADDRESS (700) at cases/x.cu:9";
   Result skipped = make("stream_callback", "api=runtime/callbacks=5", Status::skipped, 0);
   skipped.reason = "no usable CUDA device: cudaGetDeviceCount returned cudaErrorInsufficientDriver (35)";
-  report.results = {passed, failed, error, skipped};
+  // Only with an expectations file: a listed failure (xfail) and a listed one that passed (xpass).
+  Result xfail = make("stream_callback", "api=driver/callbacks=100", Status::xfail, 0.125);
+  xfail.failures = {{xfail.id, 4, "callback#2", "cases/stream_callback.cu", 77, "received status 700; expected 0"}};
+  xfail.expectation = "driver bug 4711 (https://example.invalid/4711)";
+  Result xpass = make("replay", "api=driver/replays=100", Status::xpass, 0.0625);
+  xpass.expectation = "was broken once (https://example.invalid/fixed)";
+  report.results = {passed, failed, error, skipped, xfail, xpass};
   return report;
 }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cuda/forwarding.hpp"
+#include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
 #include "exec/worker_process.hpp"
 
@@ -17,6 +18,9 @@ namespace hostcb::stub {
 namespace {
 
 void behave(ScenarioRun& run, const std::string& how) {
+  // A host function that finds no armed probe: an orphan event in whatever process runs
+  // the body (a worker, by default), which must still fail the run.
+  if (how == "orphan") Probe::entry(nullptr);
   Probe& probe = run.make_probe(1, 1);
   run.set_launch(1, 5);
   if (how == "fail_then_crash") {
@@ -31,7 +35,7 @@ void behave(ScenarioRun& run, const std::string& how) {
   }
   if (how == "abort") std::abort();
   if (how == "exit") std::_Exit(3);
-  if (how == "hang") {
+  if (how == "hang" || how == "hang_own_limit") {
     run.set_launch(3, 5);
     std::this_thread::sleep_for(std::chrono::hours(1));
   }
@@ -42,6 +46,8 @@ void behave(ScenarioRun& run, const std::string& how) {
   }
   if (how == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(300));
   if (how == "fail") HOSTCB_EXPECT(how != "fail", "the stub failed on purpose");
+  if (how == "many_failures")  // more than the channel keeps: the rest are counted
+    for (int i = 1; i <= 40; ++i) HOSTCB_EXPECT(i == 0, str("failure ", i, " of 40"));
   Probe::entry(probe.user_data(0));  // the one "callback"
 }
 
@@ -71,9 +77,12 @@ void register_stub_cases(Registry& registry) {
   Family stub;
   stub.name = "stub";
   stub.needs_gpu = false;
-  stub.axes = {Axis::choice("behave", {"pass", "fail", "crash", "fail_then_crash", "abort", "exit", "hang", "garbage", "slow"}),
+  stub.axes = {Axis::choice("behave", {"pass", "fail", "crash", "fail_then_crash", "abort", "exit", "hang", "garbage",
+                                       "slow", "hang_own_limit", "many_failures", "orphan"}),
                Axis::count("copy", {1}, 100)};
   stub.body = [](ScenarioRun& run) { behave(run, run.param("behave")); };
+  // The family's own limit, tighter than any run's: it must win over --timeout.
+  stub.timeout = [](const Params& p) { return p.get("behave") == "hang_own_limit" ? 0.5 : 0.0; };
   registry.add(stub);
 
   // Passes twice, then fails, in each process: a race that shows on the third try, for

@@ -69,6 +69,39 @@ TEST_CASE("changes since the previous matrix are found by scenario and environme
   CHECK(changes[1].after == Status::error);
 }
 
+TEST_CASE("differing means a pass in one environment and a failure, error or xpass in another", "[matrix]") {
+  Matrix m;
+  add_results_file(m, write_run("d1.json", "580", 13000, {Status::failed, Status::skipped, Status::passed, Status::passed}));
+  add_results_file(m, write_run("d2.json", "580", 12040, {Status::failed, Status::failed, Status::xpass, Status::xfail}));
+  // a: bad everywhere; b: never passed; c: passed, then xpassed; hostile: an xfail is not bad.
+  std::vector<std::string> differing = m.differing();
+  REQUIRE(differing.size() == 1);
+  CHECK(differing[0] == "replay/c");
+  CHECK(is_bad(Status::xpass));
+  CHECK(is_bad(Status::failed));
+  CHECK(is_bad(Status::error));
+  CHECK_FALSE(is_bad(Status::xfail));
+  CHECK_FALSE(is_bad(Status::skipped));
+  CHECK_FALSE(is_bad(Status::passed));
+}
+
+TEST_CASE("a change between two bad statuses, or two good ones, is still a change", "[matrix]") {
+  Matrix before;
+  add_results_file(before, write_run("q1.json", "575.1", 13000, {Status::failed, Status::passed, Status::skipped}));
+  std::string previous = std::string(HOSTCB_TEST_TMP) + "/previous_matrix_q.json";
+  write_file_atomically(previous, matrix_json(before));
+  Matrix now;
+  add_results_file(now, write_run("q2.json", "580.159.04", 13000, {Status::error, Status::passed, Status::passed}));
+  std::vector<MatrixChange> changes = changes_since(load_matrix_json(previous), now);
+  REQUIRE(changes.size() == 2);
+  CHECK(changes[0].id == "replay/a");
+  CHECK(changes[0].before == Status::failed);
+  CHECK(changes[0].after == Status::error);
+  CHECK(changes[1].id == "replay/c");
+  CHECK(changes[1].before == Status::skipped);
+  CHECK(changes[1].after == Status::passed);
+}
+
 TEST_CASE("every scenario id and message is escaped in Markdown and HTML", "[matrix]") {
   MatrixReport report;
   add_results_file(report.matrix, write_run("e1.json", "580", 13000, {Status::passed, Status::passed, Status::passed, Status::passed}));
@@ -99,6 +132,22 @@ TEST_CASE("the page leads with what changed", "[matrix]") {
   CHECK(changed < every);
   CHECK(html.find("Passes in one environment, fails in another: 1") != std::string::npos);
   CHECK(html.find("No previous matrix was given") != std::string::npos);
+}
+
+TEST_CASE("a cell's message names the expectation that matched, then what happened", "[matrix]") {
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/expected_cells.json";
+  write_file_atomically(path, results_json(sample_report()));
+  Matrix m;
+  add_results_file(m, path);
+  const MatrixCell* xfail = m.cell("stream_callback/api=driver/callbacks=100", 0);
+  REQUIRE(xfail);
+  CHECK(xfail->status == Status::xfail);
+  CHECK(xfail->message ==
+        "driver bug 4711 (https://example.invalid/4711); [launch 4] [callback#2] cases/stream_callback.cu:77: "
+        "received status 700; expected 0");
+  const MatrixCell* error = m.cell("stream_callback/api=driver/callbacks=5", 0);
+  REQUIRE(error);
+  CHECK(error->message == "cuLaunchHostFunc(stream, fn, ud) failed: CUDA_ERROR_ILLEGAL_ADDRESS (700) at cases/x.cu:9");
 }
 
 TEST_CASE("a file that is not a results file is refused with its name", "[matrix]") {

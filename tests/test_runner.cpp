@@ -83,6 +83,17 @@ TEST_CASE("the runner's four results", "[runner]") {
     CHECK(r.status == Status::error);
     CHECK(contains(r.reason, "made no probe"));
   }
+  SECTION("a failure raised before a skip is kept: the scenario fails, it is not skipped") {
+    Result r = runner.run(cpu_scenario(family, [](ScenarioRun& run) {
+      run.make_probe(1, 0);
+      run.set_launch(2, 3);
+      HOSTCB_EXPECT(false, "launch 2 went wrong before the body gave up");
+      throw SkipScenario("needs CUDA 12.4");
+    }));
+    REQUIRE(r.status == Status::failed);
+    REQUIRE(r.failures.size() == 1);
+    CHECK(contains(r.failures[0].message, "launch 2 went wrong before the body gave up"));
+  }
   SECTION("a body may skip, with its reason") {
     Result r = runner.run(cpu_scenario(family, [](ScenarioRun&) { throw SkipScenario("needs CUDA 12.4"); }));
     CHECK(r.status == Status::skipped);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "callback/active_scenario.hpp"
 #include "reports/atomic_file.hpp"
 #include "catch_compat.hpp"
 #include "exec/supervisor.hpp"
@@ -92,6 +93,56 @@ TEST_CASE("a hang past the time limit is killed and reported with its launch, th
   // loaded GPU machine (CUDA initialises in each; 9.4 s seen under ctest -j32 there).
   CHECK(results[0].seconds < 3);
   CHECK(took < 30);
+}
+
+TEST_CASE("a family's own time limit wins over the run's", "[supervisor]") {
+  Fixture f;
+  f.options.timeout_s = 20;  // the run's limit; stub/behave=hang_own_limit has its own 0.5 s
+  auto plan = f.plan({id("hang_own_limit"), id("pass")});
+  REQUIRE(plan[0].timeout_s == 0.5);
+  auto start = std::chrono::steady_clock::now();
+  auto results = f.run(plan);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  check_each_once(plan, results);
+  INFO(results[0].reason);
+  REQUIRE(results[0].status == Status::error);
+  CHECK(contains(results[0].reason, "timed out at launch 3 of 5 after 0.5 s"));
+  CHECK(results[0].seconds < 3);
+  CHECK(results[1].status == Status::passed);
+  CHECK(took < 15);  // well under the run's 20 s
+}
+
+TEST_CASE("failures beyond the channel's bound are counted across the worker boundary", "[supervisor]") {
+  Fixture f;
+  for (Isolation isolation : {Isolation::worker, Isolation::none}) {
+    f.options.isolation = isolation;
+    auto results = f.run(f.plan({id("many_failures")}));
+    INFO("isolation " << static_cast<int>(isolation) << ": " << results.at(0).reason);
+    REQUIRE(results.at(0).status == Status::failed);
+    CHECK(results[0].failures.size() == 32);
+    CHECK(results[0].failures_dropped == 8);
+    CHECK(results[0].failures.back().message == "expected i == 0: failure 32 of 40");
+    CHECK(contains(describe_failures(results[0]), "(8 more failure(s) dropped: the channel keeps the first 32)"));
+  }
+}
+
+TEST_CASE("an orphan callback reaches the supervisor in every isolation mode, blamed on its scenario", "[supervisor]") {
+  Fixture f;
+  auto blamed_on = [](const std::string& scenario) {
+    for (const auto& [id, n] : orphan_events_by_scenario())
+      if (id == scenario) return n;
+    return std::uint64_t{0};
+  };
+  for (Isolation isolation : {Isolation::worker, Isolation::scenario, Isolation::none}) {
+    f.options.isolation = isolation;
+    std::uint64_t before = orphan_events(), before_blamed = blamed_on(id("orphan"));
+    auto results = f.run(f.plan({id("pass"), id("orphan"), id("pass", 2)}));
+    INFO("isolation " << static_cast<int>(isolation));
+    for (const auto& r : results) CHECK(r.status == Status::passed);  // the run fails on the count, not the result
+    CHECK(orphan_events() == before + 1);
+    CHECK(blamed_on(id("orphan")) == before_blamed + 1);
+  }
+  CHECK(contains(describe_orphan_events(), " during or after stub/behave=orphan/copy=1"));
 }
 
 TEST_CASE("abnormal exits and unreadable events are errors of the scenario in hand", "[supervisor]") {
@@ -186,6 +237,26 @@ TEST_CASE("whatever the workers did, the JUnit report lists each scenario once a
   }
 }
 #endif
+
+TEST_CASE("a control is caught only with the right status and the words it must mention", "[selftest]") {
+  ExpectedVerdict timed_out{{Status::error}, "timed out at launch 2"};
+  Result r;
+  r.id = "x/y=1";
+  r.status = Status::error;
+  r.reason = "the worker was killed by signal SIGSEGV (11) at launch 2 of 3";
+  CHECK_FALSE(verdict_matches(r, timed_out));  // the right status for the wrong reason
+  r.reason = "timed out at launch 2 of 3 after 0.5 s";
+  CHECK(verdict_matches(r, timed_out));
+  r.status = Status::failed;
+  CHECK_FALSE(verdict_matches(r, timed_out));  // the right words, the wrong status
+  ExpectedVerdict failed_with{{Status::failed, Status::error}, "status 700"};
+  r.reason.clear();
+  r.failures = {{r.id, 1, "callback#2", "cases/x.cu", 3, "received status 0; expected 0 (success)"}};
+  CHECK_FALSE(verdict_matches(r, failed_with));
+  r.failures.push_back({r.id, 2, "callback#2", "cases/x.cu", 3, "received status 700; expected 0"});
+  CHECK(verdict_matches(r, failed_with));  // any failure's message may carry the words
+  CHECK(verdict_matches(r, ExpectedVerdict{{Status::failed}, ""}));  // no words asked for: the status decides
+}
 
 TEST_CASE("the self-test judges controls: caught ones pass, one that escapes is reported", "[supervisor][selftest]") {
   Fixture f;

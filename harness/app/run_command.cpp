@@ -116,9 +116,7 @@ class RunCommand final : public Command {
       });
     }
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (orphan_events())
-      console.error(str("hostcb: ", orphan_events(),
-                        " callback event(s) arrived while no scenario was active: a host function outlived its scenario"));
+    if (orphan_events()) console.problem(describe_orphan_events());
     ReportFiles files;
     reporters.run_finished(report, files);
 

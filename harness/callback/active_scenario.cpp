@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 
 namespace hostcb {
@@ -9,6 +10,20 @@ namespace hostcb {
 namespace {
 std::atomic<ActiveScenario*> g_active{nullptr};
 std::atomic<std::uint64_t> g_orphans{0};
+// The scenario activated last, and orphans by the scenario they are blamed on. Only the
+// activation and orphans take the lock: never the path of a call that found its probe.
+std::mutex g_orphan_mutex;
+std::string g_last_activated;
+std::vector<std::pair<std::string, std::uint64_t>> g_orphans_by_scenario;
+
+void blame_orphans(const std::string& scenario_id, std::uint64_t count) {  // holding g_orphan_mutex
+  for (auto& [id, n] : g_orphans_by_scenario)
+    if (id == scenario_id) {
+      n += count;
+      return;
+    }
+  g_orphans_by_scenario.emplace_back(scenario_id, count);
+}
 std::atomic<std::uint64_t> g_next_thread_token{1};
 std::atomic<bool> g_echo_failures{false};
 constexpr std::int64_t kNoCallback = INT64_MIN;
@@ -22,6 +37,8 @@ ScenarioActivation::ScenarioActivation(ActiveScenario& scenario) {
   ActiveScenario* expected = nullptr;
   if (!g_active.compare_exchange_strong(expected, &scenario, std::memory_order_acq_rel))
     throw std::logic_error("a scenario is already active: " + expected->id);
+  std::lock_guard<std::mutex> lock(g_orphan_mutex);
+  g_last_activated = scenario.id;
 }
 
 ScenarioActivation::~ScenarioActivation() { g_active.store(nullptr, std::memory_order_release); }
@@ -32,7 +49,37 @@ std::uint64_t thread_token() noexcept {
 }
 
 std::uint64_t orphan_events() noexcept { return g_orphans.load(std::memory_order_relaxed); }
-void count_orphan_event() noexcept { g_orphans.fetch_add(1, std::memory_order_relaxed); }
+void count_orphan_event() noexcept {
+  g_orphans.fetch_add(1, std::memory_order_relaxed);
+  try {
+    std::lock_guard<std::mutex> lock(g_orphan_mutex);
+    blame_orphans(g_last_activated, 1);
+  } catch (...) {
+    // out of memory: counted, not blamed
+  }
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> orphan_events_by_scenario() {
+  std::lock_guard<std::mutex> lock(g_orphan_mutex);
+  return g_orphans_by_scenario;
+}
+
+void add_orphan_events(const std::string& scenario_id, std::uint64_t count) {
+  if (!count) return;
+  g_orphans.fetch_add(count, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(g_orphan_mutex);
+  blame_orphans(scenario_id, count);
+}
+
+std::string describe_orphan_events() {
+  std::string text = std::to_string(orphan_events()) +
+                     " callback event(s) found no active scenario or armed probe (a host function outlived its "
+                     "scenario or ran before its probe):";
+  for (const auto& [id, n] : orphan_events_by_scenario())
+    text += " " + std::to_string(n) + (id.empty() ? " before any scenario;" : " during or after " + id + ";");
+  text.back() = '.';  // the list's last ';', or the ':' when nothing was blamed
+  return text;
+}
 
 CallbackLaunchScope::CallbackLaunchScope(std::int64_t launch) noexcept : previous_(t_callback_launch) {
   t_callback_launch = launch;

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "callback/failure_channel.hpp"
 
@@ -37,9 +39,19 @@ class ScenarioActivation {
 // A small number naming the calling thread, stable for its life; cheap after first use.
 std::uint64_t thread_token() noexcept;
 
-// Calls that found no active scenario: a callback that ran after its scenario ended.
-std::uint64_t orphan_events() noexcept;
+// Orphan events: host-function calls that found no scenario (one that ran after its
+// scenario ended) or no armed probe to report to. Each is blamed on the scenario active
+// when it arrived, else the one active last ("" before the first): a host function that
+// outlives its scenario runs after it, so that is the one that enqueued it.
+std::uint64_t orphan_events() noexcept;  // in all, counted here or added from a worker
 void count_orphan_event() noexcept;
+// Counts by scenario, in order of the first orphan blamed on each.
+std::vector<std::pair<std::string, std::uint64_t>> orphan_events_by_scenario();
+// Orphans another process counted: a worker reports them, its supervisor adds them here, so
+// that they fail the run in every isolation mode.
+void add_orphan_events(const std::string& scenario_id, std::uint64_t count);
+// One line for the console: how many, and after which scenarios.
+std::string describe_orphan_events();
 
 // Sends a failure to the active scenario's channel, with the launch number taken from the
 // enclosing guarded callback or else from the body's current launch. Never throws.

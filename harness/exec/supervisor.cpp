@@ -10,6 +10,7 @@
 #include <deque>
 #include <optional>
 
+#include "callback/active_scenario.hpp"
 #include "model/errors.hpp"
 #include "exec/interrupt.hpp"
 #include "callback/progress.hpp"
@@ -207,6 +208,8 @@ void run_batch(const std::vector<Scenario>& plan, const std::vector<std::size_t>
         try {
           auto event = nlohmann::ordered_json::parse(line);
           const std::string kind = event.at("event").get<std::string>();
+          if (event.contains("orphans"))  // the worker's orphan events count here: they fail the run
+            for (const auto& [id, count] : event.at("orphans").items()) add_orphan_events(id, count.get<std::uint64_t>());
           if (kind == "done") continue;
           std::size_t index = base + event.at("index").get<std::size_t>();
           if (index != pos) throw std::invalid_argument(str("event for entry ", index, " while expecting ", pos));

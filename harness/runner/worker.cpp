@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <iostream>
+#include <map>
 #include <string>
 
 #include "callback/active_scenario.hpp"
@@ -27,6 +28,18 @@ void emit(int fd, const nlohmann::ordered_json& event) {
     if (n <= 0) _exit(3);  // the supervisor is gone: nobody to report to
     done += static_cast<std::size_t>(n);
   }
+}
+
+// Orphan events counted in this worker since its last report, by scenario. They go with
+// every result and with the final event: the supervisor adds them to its own count.
+nlohmann::ordered_json new_orphans(std::map<std::string, std::uint64_t>& reported) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& [id, count] : orphan_events_by_scenario()) {
+    std::uint64_t& sent = reported[id];
+    if (count > sent) out[id] = count - sent;
+    sent = count;
+  }
+  return out;
 }
 
 Result unresolvable(const std::string& id, const std::string& why) {
@@ -51,6 +64,7 @@ int worker_main(const Registry& registry, int device, int events_fd, int progres
 
   Environment env = capture_environment(device, "worker");
   Runner runner(env);
+  std::map<std::string, std::uint64_t> orphans_reported;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     progress_cell().reset(static_cast<std::int64_t>(i));
     emit(events_fd, {{"event", "start"}, {"index", i}});
@@ -60,9 +74,12 @@ int worker_main(const Registry& registry, int device, int events_fd, int progres
     } catch (const UsageError& e) {
       result = unresolvable(ids[i], e.what());
     }
-    emit(events_fd, {{"event", "result"}, {"index", i}, {"result", result_to_json(result)}});
+    emit(events_fd, {{"event", "result"},
+                     {"index", i},
+                     {"result", result_to_json(result)},
+                     {"orphans", new_orphans(orphans_reported)}});
   }
-  emit(events_fd, {{"event", "done"}});
+  emit(events_fd, {{"event", "done"}, {"orphans", new_orphans(orphans_reported)}});
   return 0;
 }
 
