@@ -32,7 +32,8 @@ if [ -n "$xmllint" ]; then
 fi
 
 # A value nested 200,000 deep (a recursive copy crashed on it): refused by the depth limit.
-python3 -c "import sys; sys.stdout.write('{\"format\": \"hostcb-expectations\", \"format_version\": 1, \"expectations\": [{\"expect\": ' + '[' * 200000 + ']' * 200000 + '}]}')" >"$work/deep.jsonc"
+{ printf '{"format": "hostcb-expectations", "format_version": 1, "expectations": [{"expect": '
+  printf '%200000s' '' | tr ' ' '['; printf '%200000s' '' | tr ' ' ']'; printf '}]}'; } >"$work/deep.jsonc"
 for bad in malformed:8:13 unknown_key:6:22 format_number:2:3 huge_version:5:72 min_above_max:5:72 deep:1:97; do
   name="${bad%%:*}" where="${bad#*:}"
   file="$fixtures/$name.jsonc"
