@@ -31,9 +31,10 @@ static int open_temp_beside(const std::string& path, std::string& temp_path) {
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {
+  auto fail = [&](const std::string& why) { return std::runtime_error(str("cannot write ", path, ": ", why)); };
   std::string temp;
   int fd = open_temp_beside(path, temp);
-  if (fd < 0) throw std::runtime_error(str("cannot write ", path, ": ", std::strerror(errno)));
+  if (fd < 0) throw fail(std::strerror(errno));
   const char* data = content.data();
   std::size_t left = content.size();
   while (left > 0) {
@@ -43,16 +44,35 @@ void write_file_atomically(const std::string& path, const std::string& content) 
       int saved = errno;
       ::close(fd);
       ::unlink(temp.c_str());
-      throw std::runtime_error(str("cannot write ", path, ": ", std::strerror(saved)));
+      throw fail(std::strerror(saved));
     }
     data += n;
     left -= static_cast<std::size_t>(n);
   }
-  // mkstemp makes 0600 files; reports are for everyone to read.
-  if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0 || ::close(fd) != 0 || std::rename(temp.c_str(), path.c_str()) != 0) {
-    int saved = errno;
+  // mkstemp makes 0600 files; reports are for everyone to read, unless the file being
+  // replaced had its own mode (and owner, when we may set it).
+  struct stat existing {};
+  bool exists = ::lstat(path.c_str(), &existing) == 0;
+  mode_t mode = exists && S_ISREG(existing.st_mode) ? existing.st_mode & 07777 : 0644;
+  if (exists && S_ISREG(existing.st_mode) && ::fchown(fd, existing.st_uid, existing.st_gid) != 0) {
+    // not ours to give away: the report is ours, readable as before
+  }
+  bool ok = ::fchmod(fd, mode) == 0 && ::fsync(fd) == 0;
+  int saved = errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    saved = errno;
+  }
+  // Checked again right before the rename: a rename replaces a FIFO, a device node or a
+  // symbolic link itself (as root too), never writes into it.
+  if (ok && ::lstat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
     ::unlink(temp.c_str());
-    throw std::runtime_error(str("cannot write ", path, ": ", std::strerror(saved)));
+    throw fail(S_ISLNK(existing.st_mode) ? "is a symbolic link; not replaced" : "is not a regular file; not replaced");
+  }
+  if (!ok || std::rename(temp.c_str(), path.c_str()) != 0) {
+    if (ok) saved = errno;
+    ::unlink(temp.c_str());
+    throw fail(std::strerror(saved));
   }
 }
 

@@ -6,7 +6,8 @@
 
 namespace hostcb {
 
-// Throws std::runtime_error ("cannot write <path>: <reason>") on failure.
+// Throws std::runtime_error ("cannot write <path>: <reason>") on failure, and refuses to
+// replace an existing non-regular file or symbolic link. An existing file keeps its mode.
 void write_file_atomically(const std::string& path, const std::string& content);
 
 // Checks up front that `path` could be written (its folder exists and takes new files),

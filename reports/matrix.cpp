@@ -2,11 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <sstream>
-
 #include "model/environment.hpp"
 #include "model/errors.hpp"
+#include "model/json_input.hpp"
+#include "reports/input_file.hpp"
 #include "model/result.hpp"
 #include "model/result_json.hpp"
 
@@ -14,16 +13,36 @@ namespace hostcb {
 
 namespace {
 
+constexpr std::size_t kMaxInputBytes = std::size_t{1} << 30;
+constexpr int kMaxDevices = 4096;
+
 nlohmann::ordered_json read_json(const std::string& path, const char* what) {
-  std::ifstream file(path);
-  if (!file) throw UsageError(str(path, ": cannot read the ", what));
-  std::stringstream text;
-  text << file.rdbuf();
+  JsonLimits limits;
+  limits.max_bytes = kMaxInputBytes;
+  std::string text = read_input_file(path, what, kMaxInputBytes);
   try {
-    return nlohmann::ordered_json::parse(text.str());
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(str(path, ": not a ", what, ": ", e.what()));
+    return parse_json_input(text, path, limits);
+  } catch (const UsageError& e) {  // "PATH:LINE:COLUMN: why"
+    throw UsageError(str(path, ": not a ", what, " (", std::string(e.what()).substr(path.size() + 1), ")"));
   }
+}
+
+// The format and a version this build reads, before anything else is looked at.
+void check_format(const nlohmann::ordered_json& doc, const std::string& path, const char* format,
+                  std::initializer_list<int> versions, const char* what) {
+  if (!doc.is_object() || !doc.contains("format") || doc.at("format") != format)
+    throw UsageError(str(path, ": not a ", what, " (\"format\" is not \"", format, "\")"));
+  std::string known;
+  bool ok = false;
+  for (int v : versions) {
+    known += str(known.empty() ? "" : " or ", v);
+    ok = ok || (doc.contains("format_version") && doc.at("format_version").is_number_integer() &&
+                doc.at("format_version") == v);
+  }
+  if (!ok)
+    throw UsageError(str(path, ": ", what, " format_version ",
+                         doc.contains("format_version") ? doc.at("format_version").dump().substr(0, 40) : "missing",
+                         "; this hostcb reads ", known));
 }
 
 std::string headline(const Result& r) {
@@ -78,9 +97,8 @@ std::vector<std::string> Matrix::differing() const {
 
 void add_results_file(Matrix& matrix, const std::string& path) {
   nlohmann::ordered_json doc = read_json(path, "hostcb results file");
+  check_format(doc, path, "hostcb-results", {1, 2}, "hostcb results file");
   try {
-    if (doc.at("format") != "hostcb-results")
-      throw UsageError(str(path, ": not a hostcb results file (format is ", doc.at("format").dump(), ")"));
     const auto& env = doc.at("environment");
     MatrixColumn base;
     base.driver = env.value("driver", "");
@@ -93,11 +111,15 @@ void add_results_file(Matrix& matrix, const std::string& path) {
     std::vector<std::string> gpus;
     for (const auto& d : env.at("devices")) gpus.push_back(d.value("name", "?"));
     const auto& selected = env.at("selected_device");
-    const int default_device = selected.is_number() ? selected.get<int>() : 0;
+    // A number is one device; anything else (null, "all") means each result names its own.
+    int default_device = selected.is_number() ? static_cast<int>(json_integer(selected, kAllDevices, kMaxDevices,
+                                                                              "\"selected_device\"")) : 0;
+    if (default_device == kAllDevices) default_device = 0;
 
     std::map<int, std::size_t> column_of_device;
     for (const auto& j : doc.at("results")) {
       Result r = result_from_json(j);
+      if (r.device >= kMaxDevices) throw std::invalid_argument(str("result ", r.id, ": device ", r.device));
       int device = r.device >= 0 ? r.device : default_device;
       auto found = column_of_device.find(device);
       if (found == column_of_device.end()) {
@@ -152,9 +174,9 @@ std::string matrix_json(const Matrix& matrix) {
 
 Matrix load_matrix_json(const std::string& path) {
   nlohmann::ordered_json doc = read_json(path, "hostcb matrix");
+  check_format(doc, path, "hostcb-matrix", {1}, "hostcb matrix (give the JSON `hostcb report` wrote)");
   Matrix matrix;
   try {
-    if (doc.at("format") != "hostcb-matrix") throw UsageError(str(path, ": not a hostcb matrix (give the JSON `hostcb report` wrote)"));
     std::map<std::string, std::size_t> index;
     for (const auto& c : doc.at("columns")) {
       MatrixColumn column;

@@ -93,18 +93,30 @@ std::string html_card(const std::string& label, std::size_t value, const char* t
 }  // namespace
 
 std::string markdown_cell(const std::string& text) {
+  // Every character Markdown gives a meaning inside a table cell is escaped: a link, an
+  // image or an autolink in an id or message comes out as its text. Control characters are
+  // shown, not passed on: a newline would end the row and cut the id.
+  static const std::string kEscaped = "\\`*_[](){}!|~#:";
   std::string out;
-  for (char c : first_line(text)) {
-    switch (c) {
-      case '|': out += "\\|"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '`': out += "\\`"; break;
-      case '*': out += "\\*"; break;
-      case '_': out += "\\_"; break;
-      case '\r': case '\t': out += ' '; break;
-      default: out += c;
+  for (unsigned char c : text) {
+    if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '&') {
+      out += "&amp;";
+    } else if (c == '\n') {
+      out += "\\n";  // a backslash before a letter is shown as it is
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20 || c == 0x7f) {
+      static const char* kHex = "0123456789abcdef";
+      out += str("\\x", kHex[c >> 4], kHex[c & 15]);
+    } else {
+      if (kEscaped.find(static_cast<char>(c)) != std::string::npos) out += '\\';
+      out += static_cast<char>(c);
     }
   }
   return out;

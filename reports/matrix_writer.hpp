@@ -20,8 +20,9 @@ struct MatrixReport {
 std::string matrix_markdown(const MatrixReport& report);
 std::string matrix_html(const MatrixReport& report);
 
-// Text safe inside a Markdown table cell: no line breaks, '|' escaped, HTML characters as
-// entities (Markdown renderers pass raw HTML through).
+// Text safe inside a Markdown table cell: Markdown's punctuation backslash-escaped (no live
+// link or image), HTML characters as entities (renderers pass raw HTML through), control
+// characters shown as \n, \t, \xNN (a newline would end the row).
 std::string markdown_cell(const std::string& text);
 
 }  // namespace hostcb

@@ -35,9 +35,14 @@ if [ -n "$xmllint" ]; then
   for f in xfail xpass; do "$xmllint" --noout --schema "$xsd" "$work/$f.xml" 2>"$work/$f.schema" || fail "$f.xml breaks the schema: $(cat "$work/$f.schema")"; done
 fi
 
-for bad in malformed:8:13 unknown_key:6:22; do
+# A value nested 200,000 deep (a recursive copy crashed on it): refused by the depth limit.
+{ printf '{"format": "hostcb-expectations", "format_version": 1, "expectations": [{"expect": '
+  printf '%200000s' '' | tr ' ' '['; printf '%200000s' '' | tr ' ' ']'; printf '}]}'; } >"$work/deep.jsonc"
+for bad in malformed:8:13 unknown_key:6:22 format_number:2:3 huge_version:5:72 min_above_max:5:72 deep:1:97; do
   name="${bad%%:*}" where="${bad#*:}"
-  run --expectations "$fixtures/$name.jsonc" --junit "$work/$name.xml" >"$work/$name.out" 2>"$work/$name.err"
+  file="$fixtures/$name.jsonc"
+  [ -e "$file" ] || file="$work/$name.jsonc"
+  run --expectations "$file" --junit "$work/$name.xml" >"$work/$name.out" 2>"$work/$name.err"
   rc=$?
   [ $rc -eq 2 ] || fail "$name: exit $rc, expected 2"
   [ "$(wc -l <"$work/$name.err")" -eq 1 ] || fail "$name: expected one line, got: $(cat "$work/$name.err")"

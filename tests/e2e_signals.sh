@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SIGINT and SIGTERM through the real binary: workers stop, both reports are written with
 # every planned scenario (those not run skipped as interrupted), exit code 130 / 143.
-# Usage: e2e_signals.sh HOSTCB_STUB WORK_DIR
+# Usage: e2e_signals.sh HOSTCB_STUB WORK_DIR PENDING_SIGNAL
 set -uo pipefail
-stub="$1" work="$2"
+stub="$1" work="$2" pending="$3"
 rm -rf "$work" && mkdir -p "$work"
 
 for signal in INT TERM; do
@@ -31,3 +31,54 @@ for signal in INT TERM; do
     exit 1
   fi
 done
+
+# A signal that arrives as main starts (before planning, D16): pending_signal makes it
+# pending at exec, so it arrives the moment the handlers are installed. Reports are still
+# written with every scenario skipped as interrupted.
+for signal in INT TERM; do
+  want=$([ "$signal" = INT ] && echo 130 || echo 143)
+  "$pending" "$signal" "$stub" run --filter 'stub/behave=slow/*' --axis copy=1,2,3 \
+    --junit "$work/early_$signal.xml" --json "$work/early_$signal.json" >"$work/early_$signal.log" 2>&1
+  code=$?
+  cases=$(grep -c "<testcase" "$work/early_$signal.xml" 2>/dev/null || true)
+  interrupted=$(grep -c "interrupted by SIG$signal" "$work/early_$signal.xml" 2>/dev/null || true)
+  echo "early SIG$signal: exit $code, $cases testcases, $interrupted skipped as interrupted"
+  if [ "$code" != "$want" ] || [ "$cases" != 3 ] || [ "$interrupted" != 3 ] || [ ! -s "$work/early_$signal.json" ]; then
+    echo "expected exit $want and both reports with 3 interrupted testcases" >&2
+    cat "$work/early_$signal.log" >&2
+    exit 1
+  fi
+done
+
+# A scenario stopped in flight keeps the time it ran (D23), here about a second of a hang.
+"$stub" run --filter 'stub/behave=hang/*' --json "$work/inflight.json" >"$work/inflight.log" 2>&1 &
+pid=$!
+sleep 1.5
+kill -s INT "$pid"
+wait "$pid"
+code=$?
+# The last "seconds" in the file is the result's (the run's own comes first).
+seconds=$(grep -o '"seconds": [0-9.e+-]*' "$work/inflight.json" | tail -1 | cut -d' ' -f2)
+echo "in-flight hang: exit $code, ran ${seconds:-?} s"
+if [ "$code" != 130 ] || ! awk -v s="${seconds:-0}" 'BEGIN { exit !(s >= 1.0 && s < 10) }'; then
+  echo "the interrupted hang should exit 130 and report about 1.5 s, not ${seconds:-nothing}" >&2
+  cat "$work/inflight.json" >&2
+  exit 1
+fi
+
+# --isolate none runs the hang in this process: a second signal, of either kind, ends
+# hostcb at once (D17).
+"$stub" run --isolate none --filter 'stub/behave=hang/*' >"$work/none.log" 2>&1 &
+pid=$!
+sleep 0.5
+kill -s INT "$pid"
+sleep 0.3
+kill -s TERM "$pid"
+for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+if kill -0 "$pid" 2>/dev/null; then
+  kill -s KILL "$pid"
+  echo "SIGINT then SIGTERM left hostcb running under --isolate none" >&2
+  exit 1
+fi
+wait "$pid"
+echo "isolate none: SIGINT then SIGTERM ended it (exit $?)"

@@ -3,8 +3,11 @@
 #include <iostream>
 
 #include "app/cli.hpp"
+#include "exec/interrupt.hpp"
 #include "stub_cases.hpp"
 
 int main(int argc, char** argv) {
-  return hostcb::run_cli(hostcb::stub::register_stub_cases, std::vector<std::string>(argv, argv + argc));
+  hostcb::install_interrupt_handlers();  // as hostcb's main: first thing
+  return hostcb::exit_code_after_interrupt(
+      hostcb::run_cli(hostcb::stub::register_stub_cases, std::vector<std::string>(argv, argv + argc)));
 }

@@ -92,6 +92,20 @@ TEST_CASE("axis overrides replace values where the axis exists", "[registry]") {
   CHECK_THROWS_AS(registry.plan(selection), UsageError);
 }
 
+TEST_CASE("the same axis overridden twice is a usage error, not the last one winning", "[registry]") {
+  Registry registry;
+  registry.add(toy_family("f", {Axis::count("replays", {1, 2})}));
+  Selection selection;
+  selection.overrides = {parse_axis_override("replays=1"), parse_axis_override("replays=2")};
+  std::string what;
+  try {
+    registry.plan(selection);
+  } catch (const UsageError& e) {
+    what = e.what();
+  }
+  CHECK(what == "axis 'replays' is overridden twice; give all its values in one --axis replays=V1,V2");
+}
+
 TEST_CASE("filters that match nothing are usage errors with a hint for controls", "[registry]") {
   Registry registry;
   registry.add(toy_family("f", {}));

@@ -1,3 +1,5 @@
+#include <chrono>
+
 #include "catch_compat.hpp"
 #include "model/errors.hpp"
 #include "app/expectations.hpp"
@@ -90,4 +92,72 @@ TEST_CASE("a malformed expectations file is refused with its line and column", "
   // Comments are allowed anywhere, and braces inside them do not confuse the positions.
   CHECK(refusal(std::string(kHeader) + "// { not an entry\n/* { */ {\"id\": \"a\", \"expect\": [\"failed\"], \"reason\": \"r\"}]}")
             .rfind("x.jsonc:4:9: \"link\"", 0) == 0);
+}
+
+TEST_CASE("a format that is not a string, or versions past 9 digits, are refused at load", "[expectations]") {
+  CHECK(refusal("{\"format\": 5, \"format_version\": 1, \"expectations\": []}")
+            .rfind("x.jsonc:1:2: \"format\" must be \"hostcb-expectations\"", 0) == 0);
+  CHECK(refusal("{\"format\": \"hostcb-expectations\", \"format_version\": \"1\", \"expectations\": []}")
+            .rfind("x.jsonc:1:35: \"format_version\" must be 1", 0) == 0);
+  CHECK(contains(refusal(std::string(kHeader) +
+                         R"({"id": "a", "expect": ["failed"], "reason": "r", "link": "l", "runtime": {"min": "99999999999999999999999"}}]})"),
+                 "\"runtime.min\" must be a version string"));
+  CHECK(refusal(std::string(kHeader) +
+                R"({"id": "a", "expect": ["failed"], "reason": "r", "link": "l", "runtime": {"min": "999999999.0"}}]})")
+            .empty());
+  // A version from the system is never refused, only compared: past 9 digits saturates.
+  CHECK(compare_version_prefix("99999999999999999999999", "12") == 1);
+}
+
+TEST_CASE("an expect value nested deeper than the limit is refused, not copied", "[expectations]") {
+  std::string deep = std::string(kHeader) + "{\"id\": \"a\", \"expect\": " + std::string(200000, '[') +
+                     std::string(200000, ']') + ", \"reason\": \"r\", \"link\": \"l\"}]}";
+  CHECK(refusal(deep).rfind("x.jsonc:3:36: nested more than 16 levels deep", 0) == 0);
+}
+
+TEST_CASE("a range whose min is above its max is refused", "[expectations]") {
+  CHECK(contains(refusal(std::string(kHeader) +
+                         R"({"id": "a", "expect": ["failed"], "reason": "r", "link": "l", "driver": {"min": "580", "max": "575.9"}}]})"),
+                 "x.jsonc:3:63: \"driver\" has min \"580\" above max \"575.9\": it never applies"));
+  // Prefixes are ranges: 12.4 up to every 12.x is not empty.
+  CHECK(refusal(std::string(kHeader) +
+                R"({"id": "a", "expect": ["failed"], "reason": "r", "link": "l", "runtime": {"min": "12.4", "max": "12"}}]})")
+            .empty());
+}
+
+TEST_CASE("duplicate entries and globs that match no planned scenario get a warning each", "[expectations]") {
+  const std::string entry = R"({"id": "stub/*", "expect": ["failed"], "reason": "r", "link": "l"})";
+  Expectations ex = parse_expectations(std::string(kHeader) + entry + ",\n" + entry + ",\n" +
+                                           R"({"id": "nosuch/*", "expect": ["failed"], "reason": "r", "link": "l", "driver": {"min": "1"}})" +
+                                           "]}",
+                                       "x.jsonc");
+  REQUIRE(ex.warnings.size() == 1);
+  CHECK(ex.warnings[0] == "x.jsonc:4: warning: the same id and versions as the entry at line 3: this one never applies");
+  std::vector<std::string> unmatched = unmatched_expectation_warnings(ex, {"stub/behave=pass/x", "stub/behave=fail/y"});
+  REQUIRE(unmatched.size() == 1);
+  CHECK(unmatched[0] == "x.jsonc:5: warning: \"nosuch/*\" matches no planned scenario");
+}
+
+TEST_CASE("loading expectations takes time linear in the file's size", "[expectations]") {
+  std::string text = kHeader;
+  const int n = 40000;
+  for (int i = 0; i < n; ++i)
+    text += str(i ? ",\n" : "", R"({"id": "stub/)", i, R"(/*", "expect": ["failed"], "reason": "r", "link": "l"})");
+  text += "]}";
+  auto start = std::chrono::steady_clock::now();
+  Expectations ex = parse_expectations(text, "x.jsonc");
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE(ex.entries.size() == static_cast<std::size_t>(n));
+  CHECK(ex.entries.back().line == n + 2);
+  CHECK(seconds < 5);  // counting lines per entry from the start took minutes here
+}
+
+TEST_CASE("an expectations path that is a directory says so", "[expectations]") {
+  std::string what;
+  try {
+    load_expectations(HOSTCB_TEST_TMP);
+  } catch (const UsageError& e) {
+    what = e.what();
+  }
+  CHECK(contains(what, ": is a directory, not the expectations file"));
 }

@@ -108,7 +108,7 @@ TEST_CASE("every scenario id and message is escaped in Markdown and HTML", "[mat
   add_results_file(report.matrix, write_run("e2.json", "580", 12040, {Status::passed, Status::failed, Status::passed, Status::failed}));
   std::string md = matrix_markdown(report);
   CHECK(md.find("<script>") == std::string::npos);
-  CHECK(md.find("&lt;script&gt;alert(1)&lt;/script&gt;\\|x&amp;y") != std::string::npos);
+  CHECK(md.find("&lt;script&gt;alert\\(1\\)&lt;/script&gt;\\|x&amp;y") != std::string::npos);
   std::string html = matrix_html(report);
   CHECK(html.find("<script>") == std::string::npos);
   CHECK(html.find("<b>boom</b>") == std::string::npos);
@@ -161,4 +161,68 @@ TEST_CASE("a file that is not a results file is refused with its name", "[matrix
     refusal = e.what();
   }
   CHECK(contains(refusal, "not_results.json: not a hostcb results file"));
+}
+
+TEST_CASE("Markdown in ids and messages comes out as text, control characters shown", "[matrix]") {
+  CHECK(markdown_cell("stub/[click](javascript:alert(1))") == "stub/\\[click\\]\\(javascript\\:alert\\(1\\)\\)");
+  CHECK(markdown_cell("![img](http://x/t.png)") == "\\!\\[img\\]\\(http\\://x/t.png\\)");
+  CHECK(markdown_cell("a\x01" "b\x7f") == "a\\x01b\\x7f");
+  CHECK(markdown_cell("stub/one\nstub/two") == "stub/one\\nstub/two");  // one id, not cut, not two lines
+  CHECK(markdown_cell("*b* _i_ `c` ~s~ | <t> &") == "\\*b\\* \\_i\\_ \\`c\\` \\~s\\~ \\| &lt;t&gt; &amp;");
+}
+
+namespace {
+std::string report_refusal(const std::string& name, const std::string& content, bool previous = false) {
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/" + name;
+  write_file_atomically(path, content);
+  try {
+    if (previous) {
+      load_matrix_json(path);
+    } else {
+      Matrix m;
+      add_results_file(m, path);
+    }
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string results_with(const std::string& from, const std::string& to) {
+  std::string text = results_json(sample_report());
+  std::size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+}  // namespace
+
+TEST_CASE("a results file with a device out of range is refused, not read past the device list", "[matrix]") {
+  CHECK(report_refusal("ok_device.json", results_json(sample_report())).empty());
+  CHECK(contains(report_refusal("dev_neg.json", results_with("\"selected_device\": 0", "\"selected_device\": -2")),
+                 "\"selected_device\" must be from -1 to 4096, not -2"));
+  CHECK(contains(report_refusal("dev_big.json", results_with("\"selected_device\": 0", "\"selected_device\": 1e300")),
+                 "\"selected_device\" must be an integer"));
+  CHECK(contains(report_refusal("dev_result.json", results_with("\"device\": null", "\"device\": -7")),
+                 "\"device\" must be from 0"));
+}
+
+TEST_CASE("a results file or matrix in a format version this build cannot read is refused", "[matrix]") {
+  CHECK(contains(report_refusal("v99.json", results_with("\"format_version\": 2", "\"format_version\": 99")),
+                 "format_version 99; this hostcb reads 1 or 2"));
+  CHECK(contains(report_refusal("vtwo.json", results_with("\"format_version\": 2", "\"format_version\": \"two\"")),
+                 "format_version \"two\"; this hostcb reads 1 or 2"));
+  CHECK(contains(report_refusal("vnone.json", results_with("\"format_version\": 2,", "")),
+                 "format_version missing"));
+  Matrix m;
+  std::string matrix = matrix_json(m);
+  CHECK(report_refusal("prev_ok.json", matrix, true).empty());
+  matrix.replace(matrix.find("\"format_version\": 1"), 19, "\"format_version\": 7");
+  CHECK(contains(report_refusal("prev7.json", matrix, true), "prev7.json: hostcb matrix"));
+  CHECK(contains(report_refusal("prev7b.json", matrix, true), "format_version 7; this hostcb reads 1"));
+}
+
+TEST_CASE("a results file nested too deep or not JSON is refused with its position", "[matrix]") {
+  std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  CHECK(contains(report_refusal("deep.json", deep), "deep.json: not a hostcb results file (1:65: nested more than 64 levels deep)"));
+  CHECK(contains(report_refusal("broken.json", "{\n  \"format\": }"), "broken.json: not a hostcb results file (2:13: not valid JSON"));
 }

@@ -3,12 +3,15 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <thread>
 
 #include "callback/active_scenario.hpp"
 #include "reports/atomic_file.hpp"
 #include "catch_compat.hpp"
 #include "exec/supervisor.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/output_tail.hpp"
+#include "callback/progress.hpp"
 #include "runner/runner.hpp"
 #include "reports/junit_writer.hpp"
 #include "app/selftest.hpp"
@@ -212,6 +215,40 @@ TEST_CASE("an interrupt stops the worker and skips what did not run", "[supervis
     CHECK(results[i].status == Status::skipped);
     CHECK(results[i].reason == "interrupted by SIGINT");
   }
+}
+
+TEST_CASE("a scenario an interrupt stops in flight keeps the time it ran", "[supervisor]") {
+  Fixture f;
+  auto plan = f.plan({id("hang"), id("pass")});
+  clear_interrupt();
+  std::thread interrupter([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    request_interrupt(SIGINT);
+  });
+  auto results = f.run(plan);
+  interrupter.join();
+  clear_interrupt();
+  check_each_once(plan, results);
+  CHECK(results[0].status == Status::skipped);
+  CHECK(results[0].reason == "interrupted by SIGINT");
+  CHECK(results[0].seconds > 0.5);  // was 0: the time of a scenario that had run for seconds was lost
+  CHECK(results[0].seconds < 30);
+  CHECK(results[1].seconds == 0);   // never started
+}
+
+TEST_CASE("a worker's output is attributed by the marks in it, not by when it was read", "[supervisor]") {
+  const std::string mark = kWorkerOutputMark;
+  OutputTail tail;
+  std::string text = "the stub failed on purpose\n" + mark + " end 0\n" + "partial line of 0, then " + mark +
+                     " start 1\nstub: about to crash\n";
+  tail.feed(text.data(), 10);  // in pieces, as a pipe delivers it
+  tail.feed(text.data() + 10, text.size() - 10);
+  std::string said = tail.describe();
+  CHECK(said == "what the worker wrote:\n  stub: about to crash\n");
+  OutputTail quiet;
+  std::string only_marks = mark + " start 0\n";
+  quiet.feed(only_marks.data(), only_marks.size());
+  CHECK(quiet.describe().empty());
 }
 
 #if HOSTCB_HAVE_XMLLINT

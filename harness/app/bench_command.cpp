@@ -6,7 +6,6 @@
 #include "app/cli.hpp"
 #include "app/command.hpp"
 #include "app/options.hpp"
-#include "reports/atomic_file.hpp"
 
 namespace hostcb {
 
@@ -26,8 +25,8 @@ class BenchCommand final : public Command {
         ->check(CLI::Range(2, 1000000).description(""))
         ->capture_default_str();
     bench->add_flag("--quick", options_.quick, "short scaling series (a smoke run)");
-    bench->add_option("--json", json_path_, "write versioned JSON here")->type_name("FILE");
-    bench->add_option("--html", html_path_, "write a self-contained HTML page with SVG plots here")->type_name("FILE");
+    add_report_option(bench, json_, "--json", "write versioned JSON here");
+    add_report_option(bench, html_, "--html", "write a self-contained HTML page with SVG plots here");
     bench->add_flag("--enforce-bar", enforce_bar_,
                     "exit 1 when a direct-layer path misses the bar: the lower bound of its p50 ratio's 95% interval "
                     "is over 1.05");
@@ -47,8 +46,7 @@ class BenchCommand final : public Command {
   std::vector<std::string> adapters() const override { return adapters_; }
 
   int run(const Registry&, const std::string& command_line) override {
-    if (!json_path_.empty()) check_writable(json_path_, "bench JSON");
-    if (!html_path_.empty()) check_writable(html_path_, "bench HTML");
+    check_report_options({&json_, &html_});
     options_.device = device_ordinal(device_);
     Environment env = environment_for(options_.device, command_line);
     if (!env.gpu_usable) {
@@ -57,15 +55,20 @@ class BenchCommand final : public Command {
     }
     BenchReport report = run_bench(options_, env);
     std::cout << bench_table(report);
-    if (!json_path_.empty()) write_file_atomically(json_path_, bench_json(report));
-    if (!html_path_.empty()) write_file_atomically(html_path_, bench_html(report));
+    std::vector<ReportOutput> outputs;
+    if (json_.given()) outputs.push_back({{json_.path, json_.what}, [&] { return bench_json(report); }});
+    if (html_.given()) outputs.push_back({{html_.path, html_.what}, [&] { return bench_html(report); }});
+    ReportsWritten done = write_reports(outputs);  // every one is attempted
+    for (const auto& problem : done.failed) std::cerr << "hostcb: " << problem << "\n";
+    if (!done.ok()) return kExitFailed;
     if (!report.problems.empty()) return kExitFailed;
     return enforce_bar_ && !bench_meets_bar(report) ? kExitFailed : kExitPassed;
   }
 
  private:
   BenchOptions options_;
-  std::string json_path_, html_path_, device_ = "0";
+  ReportOption json_{"", nullptr, "bench JSON"}, html_{"", nullptr, "bench HTML"};
+  std::string device_ = "0";
   bool enforce_bar_ = false;
   std::vector<std::string> adapters_;
 };

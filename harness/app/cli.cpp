@@ -103,7 +103,7 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
     struct Teardown {
       ~Teardown() { teardown_adapters(); }
     } teardown;  // also for the adapters loaded before one was refused
-    for (const auto& spec : chosen->adapters()) load_adapter(spec);
+    for (const auto& spec : chosen->adapters()) load_adapter(spec, chosen->adapter_check());
     Registry registry;
     register_cases(registry);
     return chosen->run(registry, shell_quoted(args));

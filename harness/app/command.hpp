@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/adapter_loader.hpp"
 #include "model/registry.hpp"
 
 namespace hostcb {
@@ -18,6 +19,8 @@ class Command {
   virtual CLI::App* add_to(CLI::App& app) = 0;
   // The layers to load (--adapter) before the registry is made.
   virtual std::vector<std::string> adapters() const { return {}; }
+  // How to check them: in a child first, unless a supervisor has already (the worker).
+  virtual AdapterCheck adapter_check() const { return AdapterCheck::in_child_first; }
   // `registry` holds every family; `command_line` is the whole command, shell-quoted.
   virtual int run(const Registry& registry, const std::string& command_line) = 0;
 };

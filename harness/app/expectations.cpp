@@ -3,28 +3,46 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "model/errors.hpp"
 #include "model/filter.hpp"
+#include "model/json_input.hpp"
+#include "reports/input_file.hpp"
 
 namespace hostcb {
 
 namespace {
 
+using Json = nlohmann::ordered_json;
+constexpr std::size_t kMaxPartDigits = 9;  // each number of a version fits a long, always
+constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;
+
+// Saturates instead of throwing: a driver string from the system is not checked by is_version.
 std::vector<long> version_numbers(const std::string& text) {
-  std::vector<long> numbers;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, '.')) numbers.push_back(part.empty() ? 0 : std::stol(part));
+  std::vector<long> numbers{0};
+  for (char c : text) {
+    if (c == '.') {
+      numbers.push_back(0);
+    } else if (c >= '0' && c <= '9') {
+      long& n = numbers.back();
+      n = n >= 100000000000L ? n : n * 10 + (c - '0');
+    }
+  }
   return numbers;
 }
 
 bool is_version(const std::string& text) {
   if (text.empty() || text.front() == '.' || text.back() == '.') return false;
-  return text.find_first_not_of("0123456789.") == std::string::npos && text.find("..") == std::string::npos;
+  if (text.find_first_not_of("0123456789.") != std::string::npos || text.find("..") != std::string::npos) return false;
+  std::size_t run = 0;
+  for (char c : text) {
+    run = c == '.' ? 0 : run + 1;
+    if (run > kMaxPartDigits) return false;
+  }
+  return true;
 }
 
 // Where things are in the file, for messages: the start of every entry (an object two
@@ -32,14 +50,25 @@ bool is_version(const std::string& text) {
 struct SourceMap {
   const std::string& text;
   std::vector<std::size_t> entry_starts;
+  std::vector<int> entry_lines;  // counted in the same pass: counting per entry is quadratic
+  std::map<std::string, std::size_t> top_keys;  // strings in the root object, outside comments
 
   explicit SourceMap(const std::string& source) : text(source) {
     int depth = 0;
+    int line = 1;
+    std::size_t counted = 0;  // newlines before `counted` are in `line`
+    auto line_at = [&](std::size_t offset) {
+      line += static_cast<int>(std::count(text.begin() + counted, text.begin() + offset, '\n'));
+      counted = offset;
+      return line;
+    };
     for (std::size_t i = 0; i < text.size(); ++i) {
       char c = text[i];
       if (c == '"') {
+        std::size_t open = i;
         for (++i; i < text.size() && text[i] != '"'; ++i)
           if (text[i] == '\\') ++i;
+        if (depth == 1) top_keys.emplace(text.substr(open + 1, i - open - 1), open);  // a key or value: both point here
       } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
         i = text.find('\n', i);
         if (i == std::string::npos) break;
@@ -48,7 +77,10 @@ struct SourceMap {
         if (i == std::string::npos) break;
         ++i;
       } else if (c == '{' || c == '[') {
-        if (c == '{' && depth == 2) entry_starts.push_back(i);
+        if (c == '{' && depth == 2) {
+          entry_starts.push_back(i);
+          entry_lines.push_back(line_at(i));
+        }
         ++depth;
       } else if (c == '}' || c == ']') {
         --depth;
@@ -66,29 +98,15 @@ struct SourceMap {
     }
     return position(at);
   }
-  std::string position(std::size_t offset) const {
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    return str(line, ":", column);
-  }
-  int line_of(std::size_t index) const {
-    if (index >= entry_starts.size()) return 1;
-    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + entry_starts[index], '\n'));
-  }
+  std::string position(std::size_t offset) const { return line_column(text, offset); }
+  int line_of(std::size_t index) const { return index < entry_lines.size() ? entry_lines[index] : 1; }
 };
 
 [[noreturn]] void fail_at(const std::string& path, const std::string& where, const std::string& what) {
   throw UsageError(str(path, ":", where, ": ", what));
 }
 
-std::optional<VersionRange> read_range(const nlohmann::json& entry, const char* key, const std::string& path,
+std::optional<VersionRange> read_range(const Json& entry, const char* key, const std::string& path,
                                        const SourceMap& map, std::size_t index) {
   if (!entry.contains(key)) return std::nullopt;
   const auto& j = entry.at(key);
@@ -101,10 +119,14 @@ std::optional<VersionRange> read_range(const nlohmann::json& entry, const char* 
       fail_at(path, map.where(index, key), str("\"", key, ".", bound, "\" must be a version string like \"12.4\" or \"580.159.04\""));
     (bound == "min" ? range.min : range.max) = value.get<std::string>();
   }
+  // Prefixes compare as ranges: min "12.4" and max "12" is 12.4 to 12.x, not empty.
+  if (!range.min.empty() && !range.max.empty() && compare_version_prefix(range.min, range.max) > 0)
+    fail_at(path, map.where(index, key), str("\"", key, "\" has min \"", range.min, "\" above max \"", range.max,
+                                             "\": it never applies"));
   return range;
 }
 
-Expectation read_entry(const nlohmann::json& entry, const std::string& path, const SourceMap& map, std::size_t index) {
+Expectation read_entry(const Json& entry, const std::string& path, const SourceMap& map, std::size_t index) {
   static const std::set<std::string> known = {"id", "driver", "runtime", "expect", "reason", "link"};
   if (!entry.is_object()) fail_at(path, map.where(index), "each expectation must be an object");
   for (const auto& [key, value] : entry.items())
@@ -121,11 +143,12 @@ Expectation read_entry(const nlohmann::json& entry, const std::string& path, con
   e.link = entry.at("link").get<std::string>();
   e.driver = read_range(entry, "driver", path, map, index);
   e.runtime = read_range(entry, "runtime", path, map, index);
-  const auto expect = entry.contains("expect") ? entry.at("expect") : nlohmann::json();
+  static const Json none;
+  const Json& expect = entry.contains("expect") ? entry.at("expect") : none;
   if (!expect.is_array() || expect.empty())
     fail_at(path, map.where(index, "expect"), "\"expect\" must be a list of results: \"failed\", \"error\"");
   for (const auto& value : expect) {
-    std::string name = value.is_string() ? value.get<std::string>() : value.dump();
+    std::string name = value.is_string() ? value.get<std::string>() : value.dump().substr(0, 40);
     if (name == "failed")
       e.expect.push_back(Status::failed);
     else if (name == "error")
@@ -134,6 +157,27 @@ Expectation read_entry(const nlohmann::json& entry, const std::string& path, con
       fail_at(path, map.where(index, "expect"), str("\"expect\" lists \"", name, "\"; known results: failed, error"));
   }
   return e;
+}
+
+bool same_range(const std::optional<VersionRange>& a, const std::optional<VersionRange>& b) {
+  return a.has_value() == b.has_value() && (!a || (a->min == b->min && a->max == b->max));
+}
+
+// An entry with the id and ranges of an earlier one never applies: the first one wins.
+std::vector<std::string> duplicate_warnings(const Expectations& expectations) {
+  std::vector<std::string> warnings;
+  std::map<std::string, std::vector<const Expectation*>> by_id;
+  for (const auto& e : expectations.entries) {
+    auto& earlier = by_id[e.id_pattern];
+    for (const Expectation* first : earlier)
+      if (same_range(first->driver, e.driver) && same_range(first->runtime, e.runtime)) {
+        warnings.push_back(str(expectations.path, ":", e.line, ": warning: the same id and versions as the entry at line ",
+                               first->line, ": this one never applies"));
+        break;
+      }
+    earlier.push_back(&e);
+  }
+  return warnings;
 }
 
 }  // namespace
@@ -157,48 +201,50 @@ bool VersionRange::contains(const std::string& version) const {
 std::string Expectation::describe() const { return reason + " (" + link + ")"; }
 
 Expectations parse_expectations(const std::string& text, const std::string& path) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text, nullptr, true, /*ignore_comments=*/true);
-  } catch (const nlohmann::json::parse_error& e) {
-    // nlohmann's message reads "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
-    std::string what = e.what();
-    std::size_t at = what.find("line ");
-    std::string where = "1:1", detail = what;
-    if (at != std::string::npos) {
-      int line = 0, column = 0;
-      if (std::sscanf(what.c_str() + at, "line %d, column %d", &line, &column) == 2) where = str(line, ":", column);
-      std::size_t colon = what.find(": ", at);
-      if (colon != std::string::npos) detail = what.substr(colon + 2);
-    }
-    fail_at(path, where, "not valid JSON: " + detail);
-  }
+  JsonLimits limits;
+  limits.max_bytes = kMaxFileBytes;
+  limits.max_depth = 16;  // root, list, entry, range: 4 are needed
+  limits.comments = true;
+  const Json doc = parse_json_input(text, path, limits);
   SourceMap map(text);
+  auto key_at = [&](const std::string& key) {
+    auto found = map.top_keys.find(key);
+    return map.position(found == map.top_keys.end() ? 0 : found->second);
+  };
   if (!doc.is_object()) fail_at(path, "1:1", "the file must hold one JSON object");
-  if (doc.value("format", "") != "hostcb-expectations")
-    fail_at(path, map.position(text.find("\"format\"") == std::string::npos ? 0 : text.find("\"format\"")),
-            "\"format\" must be \"hostcb-expectations\"");
+  if (!doc.contains("format") || doc.at("format") != "hostcb-expectations")
+    fail_at(path, key_at("format"), "\"format\" must be \"hostcb-expectations\"");
   if (!doc.contains("format_version") || doc.at("format_version") != 1)
-    fail_at(path, map.position(text.find("\"format_version\"") == std::string::npos ? 0 : text.find("\"format_version\"")),
-            "\"format_version\" must be 1");
+    fail_at(path, key_at("format_version"), "\"format_version\" must be 1");
   for (const auto& [key, value] : doc.items())
     if (key != "format" && key != "format_version" && key != "expectations")
-      fail_at(path, map.position(text.find('"' + key + '"')), str("unknown key \"", key, "\""));
+      fail_at(path, key_at(key), str("unknown key \"", key, "\""));
   if (!doc.contains("expectations") || !doc.at("expectations").is_array())
-    fail_at(path, "1:1", "\"expectations\" must be a list");
+    fail_at(path, key_at("expectations"), "\"expectations\" must be a list");
   Expectations result;
   result.path = path;
   const auto& entries = doc.at("expectations");
   for (std::size_t i = 0; i < entries.size(); ++i) result.entries.push_back(read_entry(entries[i], path, map, i));
+  result.warnings = duplicate_warnings(result);
   return result;
 }
 
 Expectations load_expectations(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw UsageError(str(path, ": cannot read the expectations file"));
-  std::stringstream text;
-  text << file.rdbuf();
-  return parse_expectations(text.str(), path);
+  return parse_expectations(read_input_file(path, "expectations file", kMaxFileBytes), path);
+}
+
+std::vector<std::string> unmatched_expectation_warnings(const Expectations& expectations,
+                                                        const std::vector<std::string>& planned_ids) {
+  std::vector<std::string> warnings;
+  for (const auto& e : expectations.entries) {
+    bool matched = false;
+    for (const auto& id : planned_ids)
+      if ((matched = glob_match(e.id_pattern, id))) break;
+    if (!matched)
+      warnings.push_back(str(expectations.path, ":", e.line, ": warning: \"", e.id_pattern,
+                             "\" matches no planned scenario"));
+  }
+  return warnings;
 }
 
 const Expectation* find_expectation(const Expectations& expectations, const std::string& id, const Environment& env) {

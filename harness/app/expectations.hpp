@@ -47,12 +47,19 @@ struct Expectation {
 struct Expectations {
   std::string path;
   std::vector<Expectation> entries;
+  std::vector<std::string> warnings;  // "PATH:LINE: warning: ...", one per duplicate entry
 };
 
 // Throws UsageError "PATH:LINE:COLUMN: what is wrong" for a file that cannot be read, is
-// not JSON, or breaks the format. Nothing is run with a file that does not load.
+// not JSON (or over 16 MiB, or nested over 16 deep), or breaks the format (a version
+// number over 9 digits, min above max). Nothing is run with a file that does not load.
 Expectations load_expectations(const std::string& path);
 Expectations parse_expectations(const std::string& text, const std::string& path);
+
+// One warning line per entry whose glob matches none of `planned_ids` ("PATH:LINE:
+// warning: ..."): a typo, or a scenario that no longer exists.
+std::vector<std::string> unmatched_expectation_warnings(const Expectations& expectations,
+                                                        const std::vector<std::string>& planned_ids);
 
 // The first entry that applies to this scenario in this environment, or nullptr.
 const Expectation* find_expectation(const Expectations& expectations, const std::string& id, const Environment& env);

@@ -23,13 +23,7 @@ std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions
   Selection selection;
   selection.filter = options.filter;
   selection.include_controls = options.controls;
-  for (const auto& text : options.axes) {
-    AxisOverride axis = parse_axis_override(text);
-    for (const auto& earlier : selection.overrides)
-      if (earlier.axis == axis.axis)
-        throw UsageError(str("--axis ", axis.axis, " is given twice: give its values once (", axis.axis, "=v1,v2)"));
-    selection.overrides.push_back(std::move(axis));
-  }
+  for (const auto& text : options.axes) selection.overrides.push_back(parse_axis_override(text));
   return registry.plan(selection);
 }
 
@@ -118,6 +112,17 @@ std::vector<int> devices_for(const std::string& spec, const Environment& env) {
   for (const auto& d : env.devices) all.push_back(d.ordinal);
   if (all.empty()) all.push_back(0);
   return all;
+}
+
+void add_report_option(CLI::App* command, ReportOption& report, const std::string& name, const std::string& help) {
+  report.option = command->add_option(name, report.path, help)->type_name("FILE");
+}
+
+void check_report_options(const std::vector<const ReportOption*>& reports) {
+  std::vector<ReportTarget> targets;
+  for (const ReportOption* r : reports)
+    if (r->given()) targets.push_back({r->path, r->what});
+  check_report_targets(targets);
 }
 
 std::string utc_now() {

@@ -9,6 +9,7 @@
 #include "exec/supervisor.hpp"
 #include "model/environment.hpp"
 #include "model/registry.hpp"
+#include "reports/report_targets.hpp"
 
 namespace hostcb {
 
@@ -48,6 +49,18 @@ Environment environment_for(int device, const std::string& command_line);
 // The devices --device names: one ordinal, or every visible one for "all" (device 0 when
 // none is visible, so that every scenario is skipped with the reason).
 std::vector<int> devices_for(const std::string& spec, const Environment& env);
+
+// A report file option: FILE; "given" is decided by the option's count, so that an empty
+// path (--junit '') is refused, not ignored.
+struct ReportOption {
+  std::string path;
+  CLI::Option* option = nullptr;
+  std::string what;  // "JUnit report"
+  bool given() const { return option && option->count() > 0; }
+};
+void add_report_option(CLI::App* command, ReportOption& report, const std::string& name, const std::string& help);
+// Refuses, before anything runs, any given report path that cannot be written (reports/report_targets.hpp).
+void check_report_options(const std::vector<const ReportOption*>& reports);
 
 std::string utc_now();  // ISO 8601, e.g. 2026-11-30T00:07:10Z
 std::string shell_quoted(const std::vector<std::string>& args);

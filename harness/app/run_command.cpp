@@ -1,6 +1,7 @@
 // hostcb run: the selected scenarios, in workers, on one device or all; reports stream to
 // the console and are written to JUnit and JSON; the run ends with a verdict line.
 #include <chrono>
+#include <iostream>
 #include <optional>
 
 #include "app/cli.hpp"
@@ -11,7 +12,6 @@
 #include "callback/active_scenario.hpp"
 #include "exec/interrupt.hpp"
 #include "model/errors.hpp"
-#include "reports/atomic_file.hpp"
 #include "reports/console_reporter.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/junit_writer.hpp"
@@ -32,11 +32,12 @@ class RunCommand final : public Command {
   CLI::App* add_to(CLI::App& app) override {
     CLI::App* run = app.add_subcommand("run", "run the selected scenarios and write reports");
     add_selection_options(run, selection_);
-    run->add_option("--junit", junit_path_, "write JUnit XML here (atomically)")->type_name("FILE");
-    run->add_option("--json", json_path_, "write versioned JSON results here (atomically)")->type_name("FILE");
-    run->add_option("--expectations", expectations_path_,
-                    "known behaviour (JSON with comments): listed failures become xfail, listed ones that pass xpass")
-        ->type_name("FILE");
+    add_report_option(run, junit_, "--junit", "write JUnit XML here (atomically)");
+    add_report_option(run, json_, "--json", "write versioned JSON results here (atomically)");
+    expectations_option_ =
+        run->add_option("--expectations", expectations_path_,
+                        "known behaviour (JSON with comments): listed failures become xfail, listed ones that pass xpass")
+            ->type_name("FILE");
     add_device_option(run, device_, true);
     add_adapter_option(run, adapters_);
     add_execution_options(run, execution_);
@@ -67,9 +68,14 @@ class RunCommand final : public Command {
     for (int k = 0; k < repeat_; ++k) plan.insert(plan.end(), selected.begin(), selected.end());
     ExecutionOptions execution = execution_options(execution_, adapters_);
     std::optional<Expectations> expectations;
-    if (!expectations_path_.empty()) expectations = load_expectations(expectations_path_);
-    if (!junit_path_.empty()) check_writable(junit_path_, "JUnit report");
-    if (!json_path_.empty()) check_writable(json_path_, "JSON report");
+    if (expectations_option_->count()) {
+      expectations = load_expectations(expectations_path_);
+      std::vector<std::string> ids;
+      for (const auto& s : selected) ids.push_back(s.id);
+      for (const auto& warning : expectations->warnings) std::cerr << warning << "\n";
+      for (const auto& warning : unmatched_expectation_warnings(*expectations, ids)) std::cerr << warning << "\n";
+    }
+    check_report_options({&junit_, &json_});
 
     RunReport report;
     report.started_utc = utc_now();
@@ -79,8 +85,8 @@ class RunCommand final : public Command {
     if (several) report.environment.selected_device = kAllDevices;
 
     MultiReporter reporters;
-    if (!junit_path_.empty()) reporters.add(std::make_unique<FileReporter>(junit_path_, junit_xml));
-    if (!json_path_.empty()) reporters.add(std::make_unique<FileReporter>(json_path_, results_json));
+    if (junit_.given()) reporters.add(std::make_unique<FileReporter>(junit_.path, junit_xml));
+    if (json_.given()) reporters.add(std::make_unique<FileReporter>(json_.path, results_json));
     auto console_owned = std::make_unique<ConsoleReporter>(
         quiet_ ? Verbosity::quiet : verbose_ ? Verbosity::verbose : Verbosity::normal, parse_color_mode(color_));
     ConsoleReporter& console = *console_owned;
@@ -128,7 +134,9 @@ class RunCommand final : public Command {
 
  private:
   SelectionOptions selection_;
-  std::string junit_path_, json_path_, expectations_path_;
+  ReportOption junit_{"", nullptr, "JUnit report"}, json_{"", nullptr, "JSON report"};
+  std::string expectations_path_;
+  CLI::Option* expectations_option_ = nullptr;
   std::string device_ = "0";
   std::vector<std::string> adapters_;
   ExecutionCliOptions execution_;

@@ -19,6 +19,7 @@ class WorkerCommand final : public Command {
     return worker;
   }
   std::vector<std::string> adapters() const override { return adapters_; }
+  AdapterCheck adapter_check() const override { return AdapterCheck::in_process; }
   int run(const Registry& registry, const std::string&) override {
     return worker_main(registry, device_, events_fd_, progress_fd_);
   }

@@ -1,8 +1,15 @@
 #include "cuda/adapter_loader.hpp"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstddef>
+#include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
 
@@ -62,14 +69,27 @@ class AdapterForwarder final : public Forwarder {
 
 }  // namespace
 
-AdapterInfo load_adapter(const std::string& spec) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  std::size_t at = spec.find('@');
-  std::string path = spec.substr(0, at);
-  std::string options = at == std::string::npos ? "" : spec.substr(at + 1);
-  auto fail = [&](const std::string& why) { return UsageError(str("adapter '", path, "': ", why)); };
+AdapterSpec split_adapter_spec(const std::string& spec) {
+  // A folder may hold an '@': the path is the longest prefix that names a file, so that
+  // "/opt/a@b/x.so@name=y" is /opt/a@b/x.so with options "name=y".
+  struct stat st {};
+  if (::stat(spec.c_str(), &st) == 0) return {spec, "", false};
+  for (std::size_t at = spec.rfind('@'); at != std::string::npos && at > 0; at = spec.rfind('@', at - 1))
+    if (::stat(spec.substr(0, at).c_str(), &st) == 0) return {spec.substr(0, at), spec.substr(at + 1), true};
+  std::size_t at = spec.find('@');  // nothing there: the first '@' names the missing file
+  if (at == std::string::npos) return {spec, "", false};
+  return {spec.substr(0, at), spec.substr(at + 1), true};
+}
 
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+namespace {
+
+// Loads, checks and (unless `keep` is false) registers the adapter. Called in a child
+// process first, where a crash in its init costs nothing.
+AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
+  auto fail = [&](const std::string& why) { return UsageError(str("adapter '", s.path, "': ", why)); };
+  if (s.path.empty()) throw UsageError("adapter: the path is empty (give PATH[@OPTIONS])");  // dlopen("") is hostcb itself
+
+  void* library = dlopen(s.path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char* why = dlerror();
     throw fail(why ? why : "cannot be loaded");
@@ -86,25 +106,95 @@ AdapterInfo load_adapter(const std::string& spec) {
     throw fail(str("its struct hostcb_adapter is ", table->struct_size, " bytes; version 1 has ",
                    HOSTCB_SIZE_THROUGH(describe)));
   if (!table->launch_host_func) throw fail("has no launch_host_func (required)");
-  if (table->init && table->init(at == std::string::npos ? nullptr : options.c_str()) != 0) {
+  // Without options the name is checked before init (a refused adapter never runs), and
+  // after init in any case: the ABI lets init set it from its options.
+  auto check_name = [&]() -> std::string {
+    std::string name = table->name ? table->name : "";
+    if (!is_valid_name(name) || name.size() > 40)
+      throw fail(str("name '", name, "' is not 1 to 40 of letters, digits, '_' and '.'"));
+    for (const auto& taken : forwarder_names())
+      if (taken == name) throw fail(str("a forwarding layer named '", name, "' is already loaded"));
+    return name;
+  };
+  if (!s.has_options) check_name();
+  if (table->init && table->init(s.has_options ? s.options.c_str() : nullptr) != 0) {
     const char* said = table->last_error ? table->last_error() : nullptr;
     throw fail(str("init refused", said ? std::string(": ") + said : std::string()));
   }
-  std::string name = table->name ? table->name : "";
-  if (!is_valid_name(name) || name.size() > 40)
-    throw fail(str("name '", name, "' is not 1 to 40 of letters, digits, '_' and '.'"));
-
+  std::string name;
+  try {
+    name = check_name();
+  } catch (const UsageError&) {
+    if (table->teardown) table->teardown();  // init ran: a refused adapter is torn down
+    throw;
+  }
   hostcb_adapter copy{};
   copy = *table;  // struct_size >= ours for version 1: the whole struct is there
-  AdapterInfo info{name, path, table->describe && table->describe() ? table->describe() : ""};
+  AdapterInfo info{name, s.path, table->describe && table->describe() ? table->describe() : ""};
+  if (!keep) {
+    if (table->teardown) table->teardown();
+    return info;
+  }
   try {
     register_forwarder(std::make_unique<AdapterForwarder>(copy, name, info.describe));
   } catch (const std::invalid_argument& e) {
+    if (table->teardown) table->teardown();  // init ran: a refused adapter is torn down
     throw fail(e.what());
   }
   g_loaded.push_back(info);
   if (table->teardown) g_teardowns.push_back(table->teardown);
   return info;
+}
+
+// Runs the whole load, init and teardown in a child: a refusal comes back as its line, a
+// crash as "its init crashed", and hostcb itself never runs code that may kill it.
+void check_in_child(const AdapterSpec& s) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(str("pipe2: ", std::strerror(errno)));
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error(str("fork: ", std::strerror(errno)));
+  if (pid == 0) {
+    ::close(fds[0]);
+    std::string said;
+    int code = 0;
+    try {
+      load_checked(s, false);
+    } catch (const std::exception& e) {
+      said = e.what();
+      code = 2;
+    }
+    ssize_t ignored = ::write(fds[1], said.data(), said.size());
+    (void)ignored;
+    _exit(code);  // no atexit handlers, no static destructors of the parent's state
+  }
+  ::close(fds[1]);
+  std::string said;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    said.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    throw UsageError(str("adapter '", s.path, "': crashed while being loaded and initialised in a test process (",
+                         strsignal(WTERMSIG(status)), ", signal ", WTERMSIG(status), "); not loaded"));
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && !said.empty()) throw UsageError(said);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw UsageError(str("adapter '", s.path, "': its test process ended with status ", status, "; not loaded"));
+}
+
+}  // namespace
+
+AdapterInfo load_adapter(const std::string& spec, AdapterCheck check) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  AdapterSpec s = split_adapter_spec(spec);
+  if (check == AdapterCheck::in_child_first) check_in_child(s);
+  return load_checked(s, true);
 }
 
 void teardown_adapters() {

@@ -7,11 +7,27 @@
 
 namespace hostcb {
 
-// Loads `spec` ("PATH" or "PATH@OPTIONS"), checks it, runs its init and registers it as
-// a forwarding layer. Throws UsageError with a one-line reason: file not loadable,
-// symbol missing, another ABI version, a struct too small, a bad or taken name, no
-// launch_host_func, init refused. Call before the families are registered.
-AdapterInfo load_adapter(const std::string& spec);
+// "PATH" or "PATH@OPTIONS": the path is the whole spec when that is a file, else the
+// longest prefix before an '@' that is one (a folder may hold an '@'), else the part
+// before the first '@' (the file is missing: loading says so).
+struct AdapterSpec {
+  std::string path, options;
+  bool has_options = false;  // "x.so@" passes "" to init; "x.so" passes NULL
+};
+AdapterSpec split_adapter_spec(const std::string& spec);
+
+enum class AdapterCheck {
+  in_child_first,  // load, check, init and tear down in a child process first: an init
+                   // that crashes is refused with a line, not the death of hostcb
+  in_process,      // no child (a worker: its supervisor has checked the adapter already)
+};
+
+// Loads `spec`, checks it, runs its init and registers it as a forwarding layer. Throws
+// UsageError with a one-line reason: an empty path, file not loadable, symbol missing,
+// another ABI version, a struct too small, a bad or taken name (checked before init), no
+// launch_host_func, init refused, init crashed (in the child). Call before the families
+// are registered.
+AdapterInfo load_adapter(const std::string& spec, AdapterCheck check = AdapterCheck::in_child_first);
 
 // Every adapter loaded in this process, in load order.
 std::vector<AdapterInfo> loaded_adapters();

@@ -20,7 +20,16 @@ void make_pipe() {
   });
 }
 
-void on_signal(int signo) { request_interrupt(signo); }
+// The first SIGINT or SIGTERM is remembered; any later one, of either kind, is the user
+// insisting: the default action, at once (a hang under --isolate none never checks).
+void on_signal(int signo) {
+  if (g_signal.load() != 0) {
+    signal(signo, SIG_DFL);  // async-signal-safe, as is raise()
+    raise(signo);            // blocked in this handler: delivered, fatally, when it returns
+    return;
+  }
+  request_interrupt(signo);
+}
 }  // namespace
 
 void request_interrupt(int signo) noexcept {
@@ -38,10 +47,22 @@ void install_interrupt_handlers() {
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND;  // the second SIGINT is the user insisting: default action
+  sigaddset(&action.sa_mask, SIGINT);  // one handler at a time: the second signal sees the first
+  sigaddset(&action.sa_mask, SIGTERM);
+  action.sa_flags = 0;
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
-  signal(SIGPIPE, SIG_IGN);  // a worker that died leaves a broken pipe: an error, not our death
+  // A launcher that blocked them must not make us deaf: one pending now arrives here.
+  sigset_t ours;
+  sigemptyset(&ours);
+  sigaddset(&ours, SIGINT);
+  sigaddset(&ours, SIGTERM);
+  sigprocmask(SIG_UNBLOCK, &ours, nullptr);
+}
+
+int exit_code_after_interrupt(int code) noexcept {
+  int signo = interrupt_signal();
+  return signo != 0 && code == 0 ? 128 + signo : code;
 }
 
 int interrupt_signal() noexcept { return g_signal.load(); }

@@ -34,6 +34,11 @@ static std::vector<Axis> overridden_axes(const Family& family, const std::vector
 }
 
 static void check_overrides(const std::vector<Family>& families, const std::vector<AxisOverride>& overrides) {
+  for (std::size_t i = 0; i < overrides.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (overrides[i].axis == overrides[j].axis)  // silently keeping the last one hid the first
+        throw UsageError(str("axis '", overrides[i].axis, "' is overridden twice; give all its values in one --axis ",
+                             overrides[i].axis, "=V1,V2"));
   for (const auto& override_ : overrides) {
     bool known = false;
     for (const auto& family : families)

@@ -1,6 +1,9 @@
 #include "model/result_json.hpp"
 
+#include <limits>
 #include <stdexcept>
+
+#include "model/json_input.hpp"
 
 namespace hostcb {
 
@@ -37,6 +40,11 @@ Status status_from_name(const std::string& name) {
   throw std::invalid_argument("unknown status '" + name + "'");
 }
 
+namespace {
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+}  // namespace
+
 Result result_from_json(const nlohmann::ordered_json& j) {
   Result r;
   r.id = j.at("id").get<std::string>();
@@ -46,11 +54,13 @@ Result result_from_json(const nlohmann::ordered_json& j) {
   r.reason = j.at("reason").get<std::string>();
   r.seconds = j.at("seconds").get<double>();
   for (const auto& f : j.at("failures"))
-    r.failures.push_back({r.id, f.at("launch").get<std::int64_t>(), f.at("thread").get<std::string>(),
-                          f.at("file").get<std::string>(), f.at("line").get<int>(), f.at("message").get<std::string>()});
-  r.failures_dropped = j.at("failures_dropped").get<std::uint64_t>();
+    r.failures.push_back({r.id, json_integer(f.at("launch"), -1, kInt64Max, "\"launch\""), f.at("thread").get<std::string>(),
+                          f.at("file").get<std::string>(), static_cast<int>(json_integer(f.at("line"), 0, kIntMax, "\"line\"")),
+                          f.at("message").get<std::string>()});
+  r.failures_dropped = static_cast<std::uint64_t>(json_integer(j.at("failures_dropped"), 0, kInt64Max, "\"failures_dropped\""));
   for (const auto& [name, value] : j.at("properties").items()) r.properties.emplace_back(name, value.get<std::string>());
-  if (j.contains("device") && !j.at("device").is_null()) r.device = j.at("device").get<int>();
+  if (j.contains("device") && !j.at("device").is_null())
+    r.device = static_cast<int>(json_integer(j.at("device"), 0, kIntMax, "\"device\""));
   if (j.contains("expectation")) r.expectation = j.at("expectation").get<std::string>();
   if (j.contains("iteration")) r.iteration = j.at("iteration").get<int>();
   return r;

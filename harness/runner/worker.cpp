@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <string>
@@ -42,6 +43,22 @@ nlohmann::ordered_json new_orphans(std::map<std::string, std::uint64_t>& reporte
   return out;
 }
 
+// A line in the output pipe that says where a scenario's output begins or ends; what was
+// buffered before it is flushed first, so it lands on the right side of the mark.
+void mark_output(const char* what, std::size_t index) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::string line = str(kWorkerOutputMark, " ", what, " ", index, "\n");
+  for (std::size_t done = 0; done < line.size();) {
+    ssize_t n = ::write(STDERR_FILENO, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // no one reads our output: the marks do not matter
+    done += static_cast<std::size_t>(n);
+  }
+}
+
 Result unresolvable(const std::string& id, const std::string& why) {
   Result r;
   r.id = id;
@@ -55,6 +72,8 @@ Result unresolvable(const std::string& id, const std::string& why) {
 
 int worker_main(const Registry& registry, int device, int events_fd, int progress_fd) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the supervisor
+  signal(SIGINT, SIG_DFL);           // main installed the supervisor's handlers: a worker just dies
+  signal(SIGTERM, SIG_DFL);
   map_shared_progress(progress_fd);
   set_failure_echo(true);  // a crash loses the channel, not what went to the supervisor
 
@@ -67,6 +86,7 @@ int worker_main(const Registry& registry, int device, int events_fd, int progres
   std::map<std::string, std::uint64_t> orphans_reported;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     progress_cell().reset(static_cast<std::int64_t>(i));
+    mark_output("start", i);
     emit(events_fd, {{"event", "start"}, {"index", i}});
     Result result;
     try {
@@ -78,6 +98,7 @@ int worker_main(const Registry& registry, int device, int events_fd, int progres
                      {"index", i},
                      {"result", result_to_json(result)},
                      {"orphans", new_orphans(orphans_reported)}});
+    mark_output("end", i);
   }
   emit(events_fd, {{"event", "done"}, {"orphans", new_orphans(orphans_reported)}});
   return 0;

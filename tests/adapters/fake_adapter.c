@@ -8,9 +8,14 @@
  *   bad_name      is called "bad-name"
  *   init_fails    init refuses, saying why
  *   taken_name    is called "direct", like a built-in layer
+ *   init_crashes  init dies of SIGSEGV
+ *   counts_init   init and teardown append a line to $FAKE_ADAPTER_LOG (when set)
  */
 #include <hostcb/adapter.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct call {
@@ -38,6 +43,33 @@ static int init_fails(const char *options) {
   (void)options;
   return 1;
 }
+static int init_crashes(const char *options) {
+  (void)options;
+  raise(SIGSEGV);
+  return 0;
+}
+
+static void log_line(const char *line) {
+  const char *path = getenv("FAKE_ADAPTER_LOG");
+  FILE *f = path ? fopen(path, "a") : NULL;
+  if (!f) return;
+  fprintf(f, "%s\n", line);
+  fclose(f);
+}
+static char counted_options[64] = "-";
+static int init_counted(const char *options) {
+  if (options) snprintf(counted_options, sizeof counted_options, "%s", options);
+  char line[80];
+  snprintf(line, sizeof line, "init %s", counted_options);
+  log_line(line);
+  return 0;
+}
+static void teardown_counted(void) {
+  char line[80];
+  snprintf(line, sizeof line, "teardown %s", counted_options);
+  log_line(line);
+}
+
 static const char *why(void) { return "no device for this fake"; }
 static const char *describe(void) { return "fake adapter for tests"; }
 
@@ -56,6 +88,12 @@ static const struct hostcb_adapter *make(void) {
   if (strcmp(VARIANT, "bad_name") == 0) adapter.name = "bad-name";
   if (strcmp(VARIANT, "init_fails") == 0) adapter.init = init_fails;
   if (strcmp(VARIANT, "taken_name") == 0) adapter.name = "direct";
+  if (strcmp(VARIANT, "init_crashes") == 0) adapter.init = init_crashes;
+  if (strcmp(VARIANT, "counts_init") == 0) {
+    adapter.init = init_counted;
+    adapter.teardown = teardown_counted;
+    adapter.name = "counted";
+  }
   return &adapter;
 }
 

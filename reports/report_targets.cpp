@@ -1,0 +1,96 @@
+#include "reports/report_targets.hpp"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+#include "model/errors.hpp"
+#include "reports/atomic_file.hpp"
+
+namespace hostcb {
+
+namespace {
+
+std::string folder_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string name_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "not a regular file";
+}
+
+// The file's identity: its folder's canonical path and its name. Returns "" after
+// throwing for anything that rules the target out.
+std::string checked_key(const ReportTarget& t) {
+  auto refuse = [&](const std::string& why) { return UsageError(str("cannot write ", t.what, " '", t.path, "': ", why)); };
+  if (t.path.empty()) throw UsageError(str("cannot write ", t.what, ": the path is empty"));
+  const std::string name = name_of(t.path);
+  if (name.empty() || name == "." || name == "..") throw refuse("names a folder, not a file");
+  struct stat st {};
+  if (::lstat(t.path.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode))
+      throw refuse("is a symbolic link; reports are replaced by a rename, which would replace the link: name its target");
+    if (!S_ISREG(st.st_mode)) throw refuse(str("is ", kind_of(st.st_mode), "; only a regular file is replaced"));
+    if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) throw refuse("is read-only; it is not replaced");
+    if (::access(t.path.c_str(), W_OK) != 0) throw refuse(str("is not writable: ", std::strerror(errno)));
+  } else if (errno != ENOENT) {
+    throw refuse(std::strerror(errno));
+  }
+  const std::string folder = folder_of(t.path);
+  struct stat folder_st {};
+  if (::stat(folder.c_str(), &folder_st) != 0)
+    throw refuse(str("folder '", folder, "': ", std::strerror(errno)));
+  if (!S_ISDIR(folder_st.st_mode)) throw refuse(str("'", folder, "' is not a folder"));
+  check_writable(t.path, t.what);  // creates and removes a file beside it: the folder takes new files
+  char canonical[PATH_MAX];
+  if (!::realpath(folder.c_str(), canonical)) throw refuse(str("folder '", folder, "': ", std::strerror(errno)));
+  return std::string(canonical) + "/" + name;
+}
+
+}  // namespace
+
+void check_report_targets(const std::vector<ReportTarget>& targets) {
+  std::map<std::string, const ReportTarget*> seen;
+  for (const auto& t : targets) {
+    auto [it, fresh] = seen.emplace(checked_key(t), &t);
+    if (!fresh)
+      throw UsageError(str(t.what, " '", t.path, "' and ", it->second->what, " '", it->second->path,
+                           "' name the same file; each report needs its own"));
+  }
+}
+
+ReportsWritten write_reports(const std::vector<ReportOutput>& outputs) {
+  ReportsWritten done;
+  for (const auto& out : outputs) {
+    try {
+      write_file_atomically(out.target.path, out.content());
+      done.written.push_back(out.target.path);
+    } catch (const std::exception& e) {
+      std::string why = e.what();
+      const std::string said = "cannot write " + out.target.path + ": ";  // write_file_atomically's prefix
+      if (why.rfind(said, 0) == 0) why.erase(0, said.size());
+      done.failed.push_back(str("cannot write ", out.target.what, " '", out.target.path, "': ", why));
+    }
+  }
+  return done;
+}
+
+}  // namespace hostcb

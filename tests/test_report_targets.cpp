@@ -1,0 +1,157 @@
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "catch_compat.hpp"
+#include "model/errors.hpp"
+#include "reports/atomic_file.hpp"
+#include "reports/report_targets.hpp"
+
+using namespace hostcb;
+
+namespace {
+
+// A fresh folder under the test tmp dir for each case.
+std::string fresh_dir(const std::string& name) {
+  std::string dir = std::string(HOSTCB_TEST_TMP) + "/targets_" + name;
+  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  return dir;
+}
+
+void touch(const std::string& path, const std::string& text = "old\n") { std::ofstream(path) << text; }
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string refusal(const std::vector<ReportTarget>& targets) {
+  try {
+    check_report_targets(targets);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string refusal(const std::string& path) { return refusal({{path, "JUnit report"}}); }
+
+std::string write_error(const std::string& path) {
+  try {
+    write_file_atomically(path, "x");
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::lstat(path.c_str(), &st) == 0);
+  return st.st_mode;
+}
+
+}  // namespace
+
+TEST_CASE("report targets: new and regular files are accepted", "[report_targets]") {
+  std::string dir = fresh_dir("ok");
+  touch(dir + "/old.xml");
+  CHECK(refusal({{dir + "/new.xml", "JUnit report"}, {dir + "/old.xml", "JSON report"}}).empty());
+}
+
+TEST_CASE("report targets: empty paths, folders and non-regular files are refused", "[report_targets]") {
+  std::string dir = fresh_dir("kinds");
+  CHECK(refusal("") == "cannot write JUnit report: the path is empty");
+  CHECK(contains(refusal(dir), "is a directory"));
+  CHECK(contains(refusal(dir + "/"), "names a folder"));
+  CHECK(contains(refusal("."), "names a folder"));
+  REQUIRE(::mkfifo((dir + "/fifo").c_str(), 0644) == 0);
+  CHECK(contains(refusal(dir + "/fifo"), "'" + dir + "/fifo': is a FIFO; only a regular file is replaced"));
+  int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::string sock_path = dir + "/sock";
+  REQUIRE(sock_path.size() < sizeof address.sun_path);
+  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", sock_path.c_str());
+  REQUIRE(::bind(sock, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  CHECK(contains(refusal(sock_path), "is a socket"));
+  ::close(sock);
+  CHECK(S_ISFIFO(mode_of(dir + "/fifo")));  // nothing was replaced
+}
+
+TEST_CASE("report targets: a symbolic link and a read-only file are refused", "[report_targets]") {
+  std::string dir = fresh_dir("link");
+  touch(dir + "/real.xml");
+  REQUIRE(::symlink("real.xml", (dir + "/link.xml").c_str()) == 0);
+  CHECK(contains(refusal(dir + "/link.xml"), "is a symbolic link"));
+  touch(dir + "/ro.xml");
+  REQUIRE(::chmod((dir + "/ro.xml").c_str(), 0444) == 0);
+  CHECK(contains(refusal(dir + "/ro.xml"), "is read-only"));  // by its mode: root may write anything
+}
+
+TEST_CASE("report targets: a missing folder or a file as folder is refused", "[report_targets]") {
+  std::string dir = fresh_dir("folder");
+  CHECK(contains(refusal(dir + "/nosuch/x.xml"), "folder '" + dir + "/nosuch': No such file or directory"));
+  touch(dir + "/file");
+  CHECK(contains(refusal(dir + "/file/x.xml"), "Not a directory"));
+}
+
+TEST_CASE("report targets: the same file named twice is refused, however it is spelled", "[report_targets]") {
+  std::string dir = fresh_dir("same");
+  REQUIRE(::chdir(dir.c_str()) == 0);
+  CHECK(contains(refusal({{"same.out", "JUnit report"}, {"same.out", "JSON report"}}),
+                 "JSON report 'same.out' and JUnit report 'same.out' name the same file"));
+  CHECK(contains(refusal({{"x", "JUnit report"}, {"./x", "JSON report"}}), "name the same file"));
+  CHECK(contains(refusal({{dir + "/x", "JUnit report"}, {"x", "JSON report"}}), "name the same file"));
+  CHECK(refusal({{"x", "JUnit report"}, {"y", "JSON report"}}).empty());
+  REQUIRE(::chdir(HOSTCB_TEST_TMP) == 0);
+}
+
+TEST_CASE("write_file_atomically never replaces a FIFO or a link, and keeps a file's mode", "[report_targets]") {
+  std::string dir = fresh_dir("atomic");
+  REQUIRE(::mkfifo((dir + "/fifo").c_str(), 0644) == 0);
+  CHECK(contains(write_error(dir + "/fifo"), "is not a regular file; not replaced"));
+  CHECK(S_ISFIFO(mode_of(dir + "/fifo")));
+  touch(dir + "/real");
+  REQUIRE(::symlink("real", (dir + "/link").c_str()) == 0);
+  CHECK(contains(write_error(dir + "/link"), "is a symbolic link; not replaced"));
+  CHECK(S_ISLNK(mode_of(dir + "/link")));
+  CHECK(read(dir + "/real") == "old\n");
+  touch(dir + "/mode");
+  REQUIRE(::chmod((dir + "/mode").c_str(), 0640) == 0);
+  write_file_atomically(dir + "/mode", "new\n");
+  CHECK((mode_of(dir + "/mode") & 07777) == 0640);
+  CHECK(read(dir + "/mode") == "new\n");
+  std::system(("ls -A '" + dir + "' > '" + dir + ".ls'").c_str());
+  CHECK(read(dir + ".ls") == "fifo\nlink\nmode\nreal\n");  // no temporary file left behind
+}
+
+TEST_CASE("every report is attempted: one that cannot be written does not lose the others", "[report_targets]") {
+  std::string dir = fresh_dir("write_all");
+  REQUIRE(::mkdir((dir + "/gone").c_str(), 0755) == 0);
+  std::vector<ReportOutput> outputs = {
+      {{dir + "/gone/a.xml", "JUnit report"}, [] { return std::string("<xml/>"); }},
+      {{dir + "/b.json", "JSON report"}, [] { return std::string("{}"); }},
+      {{dir + "/c.md", "Markdown report"}, []() -> std::string { throw std::runtime_error("no content"); }},
+      {{dir + "/d.html", "HTML report"}, [] { return std::string("<html/>"); }}};
+  std::vector<ReportTarget> targets;
+  for (const auto& o : outputs) targets.push_back(o.target);
+  REQUIRE(refusal(targets).empty());
+  // Between the check and the write, the JUnit report's folder becomes a regular file
+  // (root ignores permission bits, so a read-only folder would not fail).
+  REQUIRE(::rmdir((dir + "/gone").c_str()) == 0);
+  touch(dir + "/gone");
+  ReportsWritten done = write_reports(outputs);
+  CHECK_FALSE(done.ok());
+  CHECK(done.written == std::vector<std::string>{dir + "/b.json", dir + "/d.html"});
+  REQUIRE(done.failed.size() == 2);
+  CHECK(done.failed[0] == "cannot write JUnit report '" + dir + "/gone/a.xml': Not a directory");
+  CHECK(done.failed[1] == "cannot write Markdown report '" + dir + "/c.md': no content");
+  CHECK(read(dir + "/b.json") == "{}");
+  CHECK(read(dir + "/d.html") == "<html/>");
+}
