@@ -20,7 +20,7 @@ struct Counter final : Reporter {
 };
 }  // namespace
 
-TEST_CASE("every file report is attempted; one that cannot be written is named, the others are written", "[reporter]") {
+TEST_CASE("every file report is attempted: one that cannot be written is named, the others are written", "[reporter]") {
   const std::string dir = std::string(HOSTCB_TEST_TMP) + "/reporter";
   ::mkdir(dir.c_str(), 0755);
   std::ofstream(dir + "/not-a-folder") << "a file where a folder should be\n";
