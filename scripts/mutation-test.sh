@@ -7,6 +7,7 @@
 #   --list          print each mutation with its description and whether it still applies
 #                   (its find text occurs exactly once in its file); builds nothing
 #   --only PATTERN  run only mutations whose file name matches the shell glob *PATTERN*
+#                   (several: comma-separated, e.g. --only 28-,36-,matrix)
 #   -j N            build and test jobs (default: the number of processors)
 #   --keep          keep the scratch copy (printed at the start) for inspection
 #
@@ -65,8 +66,13 @@ files=()
 for f in "$mutations_dir"/*.mut; do
   name="$(basename "$f" .mut)"
   if [ -n "$only" ]; then
-    # shellcheck disable=SC2254
-    case "$name" in *$only*) ;; *) continue ;; esac
+    wanted=0
+    IFS=, read -ra patterns <<<"$only"
+    for pattern in "${patterns[@]}"; do
+      # shellcheck disable=SC2254
+      case "$name" in *$pattern*) wanted=1 ;; esac
+    done
+    [ $wanted = 1 ] || continue
   fi
   files+=("$f")
 done
