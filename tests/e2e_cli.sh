@@ -68,3 +68,10 @@ grep -q 'name="stub_flaky #2"' "$work/uf.xml" || fail "JUnit testcases of a repe
 "$stub" run --repeat 2 --filter 'stub/behave=pass/*' --json "$work/rep.json" >"$work/rep.log" 2>&1 || fail "--repeat 2 of a pass must exit 0"
 [ "$(grep -c '"id": "stub/behave=pass/copy=1"' "$work/rep.json")" -eq 2 ] || fail "--repeat 2: expected two results"
 echo "cli: --repeat and --until-fail behave"
+
+# Scenarios that each need a fresh process run side by side: each of three waits until all
+# three have started.
+mkdir -p "$work/rendezvous"
+HOSTCB_STUB_RENDEZVOUS="$work/rendezvous" "$stub" run --filter stub_fresh >"$work/fresh.log" 2>&1 ||
+  fail "fresh-process scenarios did not run side by side: $(cat "$work/fresh.log")"
+echo "cli: fresh-process scenarios run side by side"

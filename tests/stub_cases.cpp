@@ -96,6 +96,35 @@ void register_stub_cases(Registry& registry) {
   };
   registry.add(flaky);
 
+  // Needs a fresh process each, like device_fault. With HOSTCB_STUB_RENDEZVOUS set to a
+  // folder, each waits (up to 5 s) until all three have arrived there: they pass only when
+  // the supervisor runs them side by side.
+  Family fresh;
+  fresh.name = "stub_fresh";
+  fresh.needs_gpu = false;
+  fresh.fresh_process = true;
+  fresh.axes = {Axis::count("copy", {1, 2, 3}, 100)};
+  fresh.body = [](ScenarioRun& run) {
+    Probe& probe = run.make_probe(1, 1);
+    if (const char* dir = std::getenv("HOSTCB_STUB_RENDEZVOUS")) {
+      std::fclose(std::fopen((std::string(dir) + "/arrived-" + run.param("copy")).c_str(), "w"));
+      auto arrived = [&] {
+        for (const char* copy : {"1", "2", "3"})
+          if (FILE* f = std::fopen((std::string(dir) + "/arrived-" + copy).c_str(), "r"))
+            std::fclose(f);
+          else
+            return false;
+        return true;
+      };
+      auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      while (!arrived() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      HOSTCB_EXPECT(arrived(), "the three fresh-process scenarios did not run side by side");
+    }
+    Probe::entry(probe.user_data(0));
+  };
+  registry.add(fresh);
+
   Family control;
   control.name = "stub_control";
   control.needs_gpu = false;

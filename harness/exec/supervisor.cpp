@@ -2,7 +2,11 @@
 
 #include <signal.h>
 
+#include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "callback/progress.hpp"
 #include "exec/interrupt.hpp"
@@ -21,12 +25,17 @@ Isolation parse_isolation(const std::string& name) {
 
 namespace {
 
-// Fills results in any order; hands them to the callback in plan order.
+// Fills results in any order, from any thread; hands them to the callback in plan order,
+// one at a time.
 class Collector {
  public:
   Collector(std::size_t size, const ResultCallback& callback) : slots_(size), callback_(callback) {}
-  bool has(std::size_t i) const { return slots_[i].has_value(); }
+  bool has(std::size_t i) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return slots_[i].has_value();
+  }
   void set(std::size_t i, Result result) {
+    std::lock_guard<std::mutex> lock(mutex_);
     slots_[i] = std::move(result);
     for (; next_ < slots_.size() && slots_[next_]; ++next_)
       if (callback_) callback_(*slots_[next_], next_);
@@ -38,6 +47,7 @@ class Collector {
   }
 
  private:
+  mutable std::mutex mutex_;
   std::vector<std::optional<Result>> slots_;
   const ResultCallback& callback_;
   std::size_t next_ = 0;
@@ -56,6 +66,24 @@ void run_batch(const std::vector<Scenario>& plan, const std::vector<std::size_t>
     WorkerSession session(std::move(left), options, progress);
     pos = base + session.run([&](std::size_t k, Result r) { out.set(batch[base + k], std::move(r)); });
   }
+}
+
+// Scenarios that each need a fresh process (they break their CUDA context on purpose) run
+// side by side, a few at a time: each has its own process and context, so nothing is
+// shared but the GPU, and most of their time is process and context start-up.
+constexpr unsigned kFreshProcessesAtOnce = 8;
+
+void run_fresh_processes(const std::vector<Scenario>& plan, const std::vector<std::size_t>& fresh,
+                         const ExecutionOptions& options, Collector& out) {
+  std::atomic<std::size_t> next{0};
+  auto run_some = [&] {
+    SharedProgress progress;  // one page per worker: where its scenario is
+    for (std::size_t k; (k = next.fetch_add(1)) < fresh.size();) run_batch(plan, {fresh[k]}, options, out, progress);
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::min<std::size_t>(kFreshProcessesAtOnce, fresh.size()); ++t) threads.emplace_back(run_some);
+  run_some();
+  for (auto& thread : threads) thread.join();
 }
 
 }  // namespace
@@ -82,16 +110,22 @@ std::vector<Result> execute_plan(const std::vector<Scenario>& plan, const Enviro
     }
   } else {
     SharedProgress progress;
-    std::vector<std::size_t> shared;  // consecutive scenarios that may share one worker
+    std::vector<std::size_t> shared, fresh;  // consecutive scenarios that may share one worker, or run side by side
     auto flush = [&] {
       if (!shared.empty()) run_batch(plan, shared, options, out, progress);
+      if (!fresh.empty()) run_fresh_processes(plan, fresh, options, out);
       shared.clear();
+      fresh.clear();
     };
     for (std::size_t i : to_run) {
-      if (options.isolation == Isolation::scenario || plan[i].family->fresh_process) {
+      if (options.isolation == Isolation::scenario) {
         flush();
         run_batch(plan, {i}, options, out, progress);
+      } else if (plan[i].family->fresh_process) {
+        if (!shared.empty()) flush();
+        fresh.push_back(i);
       } else {
+        if (!fresh.empty()) flush();
         shared.push_back(i);
       }
     }
