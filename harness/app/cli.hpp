@@ -1,4 +1,4 @@
-// The command line: `hostcb list`, `hostcb run`, `hostcb overhead`.
+// The command line: parses the arguments and runs one subcommand (app/*_command.cpp).
 #pragma once
 #include <functional>
 #include <string>
