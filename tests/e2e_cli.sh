@@ -75,3 +75,17 @@ mkdir -p "$work/rendezvous"
 HOSTCB_STUB_RENDEZVOUS="$work/rendezvous" "$stub" run --filter stub_fresh >"$work/fresh.log" 2>&1 ||
   fail "fresh-process scenarios did not run side by side: $(cat "$work/fresh.log")"
 echo "cli: fresh-process scenarios run side by side"
+
+# An empty path is refused, not ignored: one line, exit 2, nothing run.
+for option in "run --junit" "run --json" "run --expectations" "report --markdown"; do
+  input=()
+  [ "${option%% *}" = report ] && input=("$work/ff.json")
+  # shellcheck disable=SC2086
+  "$stub" $option '' "${input[@]}" >"$work/empty.out" 2>"$work/empty.err"
+  rc=$?
+  [ $rc -eq 2 ] || fail "$option '': exit $rc, expected 2"
+  [ "$(wc -l <"$work/empty.err")" -eq 1 ] && grep -q "path is empty" "$work/empty.err" ||
+    fail "$option '': expected one line saying the path is empty, got: $(cat "$work/empty.err")"
+  [ -s "$work/empty.out" ] && fail "$option '': something ran: $(cat "$work/empty.out")"
+done
+echo "cli: empty report and input paths are refused"
