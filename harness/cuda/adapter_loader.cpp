@@ -156,6 +156,13 @@ void check_in_child(const AdapterSpec& s) {
   if (pid < 0) throw std::runtime_error(str("fork: ", std::strerror(errno)));
   if (pid == 0) {
     ::close(fds[0]);
+    // What the adapter or a sanitizer prints while it dies is not hostcb's one line: the
+    // refusal comes back through the pipe, a death as the child's status.
+    int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null >= 0) {
+      ::dup2(null, STDOUT_FILENO);
+      ::dup2(null, STDERR_FILENO);
+    }
     std::string said;
     int code = 0;
     try {
@@ -184,8 +191,9 @@ void check_in_child(const AdapterSpec& s) {
     throw UsageError(str("adapter '", s.path, "': crashed while being loaded and initialised in a test process (",
                          strsignal(WTERMSIG(status)), ", signal ", WTERMSIG(status), "); not loaded"));
   if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && !said.empty()) throw UsageError(said);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw UsageError(str("adapter '", s.path, "': its test process ended with status ", status, "; not loaded"));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)  // a sanitizer turns a crash into an exit code
+    throw UsageError(str("adapter '", s.path, "': crashed while being loaded and initialised in a test process (exit code ",
+                         WEXITSTATUS(status), ", no reason given); not loaded"));
 }
 
 }  // namespace
