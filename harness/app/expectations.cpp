@@ -275,8 +275,4 @@ void apply_expectation(Result& r, const Expectations& expectations, const Enviro
   r.properties.emplace_back("expectation_line", str(expectations.path, ":", e->line));
 }
 
-void apply_expectations(std::vector<Result>& results, const Expectations& expectations, const Environment& env) {
-  for (auto& r : results) apply_expectation(r, expectations, env);
-}
-
 }  // namespace hostcb

@@ -67,7 +67,6 @@ const Expectation* find_expectation(const Expectations& expectations, const std:
 // Turns a matching result into xfail, and a pass that was expected to fail into xpass.
 // The run applies it to each result before any reporter sees it.
 void apply_expectation(Result& result, const Expectations& expectations, const Environment& env);
-void apply_expectations(std::vector<Result>& results, const Expectations& expectations, const Environment& env);
 
 // -1, 0 or 1, comparing only as many numbers as `bound` has ("580" vs "580.159.04" is 0).
 int compare_version_prefix(const std::string& version, const std::string& bound);
