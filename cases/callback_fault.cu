@@ -9,6 +9,9 @@
 //   runs_twice                  a wrapper calling it twice per launch: failed (6 of 3)
 //   wrong_user_data             a wrapper passing another pointer: failed (stray calls)
 // calls_cuda is an ordinary contract scenario: a host function queries its own stream.
+// The other faults run through the `forward` axis's layer, which must carry each to its
+// verdict; the wrapper defects are layers of their own (forward=direct only), and
+// through the oneshot layer every fault is a control that must end failed or error.
 // What that returns is data below, per API, as measured on driver 580.159.04.
 #include <signal.h>
 
@@ -19,6 +22,7 @@
 #include <thread>
 
 #include "cases/cases.hpp"
+#include "cases/layer_rules.hpp"
 #include "cases/contract_checks.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
@@ -47,6 +51,17 @@ class DefectiveLayer final : public Forwarder {
   cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
                                 HostFn fn, void* user_data) override {
     return api.add_host_node(graph, deps, &trampoline, make_record(fn, user_data));
+  }
+  // The defects live in the host function's call; the scenario needs nothing else.
+  bool has(LayerOp op) const override { return op == LayerOp::launch_host_func || op == LayerOp::add_host_node; }
+  void add_stream_callback(const GraphApi&, cudaStream_t, StatusFn, void*) override { unused("add_stream_callback"); }
+  void begin_capture(const GraphApi&, cudaStream_t, CaptureMode) override { unused("begin_capture"); }
+  Graph end_capture(const GraphApi&, cudaStream_t) override { unused("end_capture"); }
+  void graph_set_host_node(const GraphApi&, cudaGraph_t, cudaGraphNode_t, HostFn, void*) override {
+    unused("graph_set_host_node");
+  }
+  void exec_set_host_node(const GraphApi&, cudaGraphExec_t, cudaGraphNode_t, HostFn, void*) override {
+    unused("exec_set_host_node");
   }
 
  private:
@@ -79,6 +94,7 @@ class DefectiveLayer final : public Forwarder {
       r->fn(r->user_data);
     }
   }
+  [[noreturn]] static void unused(const char* op) { throw std::logic_error(str("the defective layer has no ", op)); }
   std::string defect_;
   std::vector<std::unique_ptr<Record>> records_;
 };
@@ -127,6 +143,7 @@ void run_callback_fault(ScenarioRun& run, const std::string& fault) {
 namespace {
 
 std::optional<ExpectedVerdict> verdict_for(const Params& p) {
+  if (auto control = oneshot_control(p, kLaunches >= 2)) return control;
   const std::string& fault = p.get("fault");
   if (fault == "throws") return ExpectedVerdict{{Status::failed}, "injected exception on launch 2"};
   if (fault == "fails_expectation") return ExpectedVerdict{{Status::failed}, "injected failed expectation"};
@@ -146,11 +163,17 @@ Family callback_fault_family() {
   family.summary = "host functions that throw, block, crash, call CUDA, or are called wrongly by their wrapper";
   family.axes = {
       api_axis(),
+      forward_axis(),
       Axis::choice("fault", {"throws", "fails_expectation", "calls_cuda", "blocks", "crashes", "skips_every_other",
                              "runs_twice", "wrong_user_data"}),
   };
   family.body = [](ScenarioRun& run) { run_callback_fault(run, run.param("fault")); };
   family.control = verdict_for;
+  family.excluded = [](const Params& p) -> std::optional<std::string> {
+    if (is_wrapper_defect(p.get("fault")) && p.get("forward") != "direct")
+      return p.get("fault") + " is a wrapper of its own over CUDA: it runs with forward=direct only";
+    return layer_lacks(p);
+  };
   // `blocks` must time out quickly; the others keep the run's limit (a loaded machine can
   // take seconds to start CUDA: 8.8 s was seen under ctest -j32 on the H200 pair).
   family.timeout = [](const Params& p) { return p.get("fault") == "blocks" ? 5.0 : 0.0; };

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cases/cases.hpp"
+#include "cases/layer_rules.hpp"
 #include "model/errors.hpp"
 #include "cases/host_chain.hpp"
 #include "runner/scenario_run.hpp"
@@ -92,11 +93,14 @@ Family concurrency_family() {
   family.summary = "16 or 64 streams, each replaying its own graph, launched from 4 host threads at once";
   family.axes = {
       api_axis(),
+      forward_axis(),
       build_axis(),
       Axis::count("streams", {16, 64}),
       Axis::count("replays", {1, 2, 5, 50}),
   };
   family.body = concurrency_body;
+  family.excluded = [](const Params& p) { return layer_lacks(p); };
+  family.control = [](const Params& p) { return oneshot_control(p, p.get_count("replays") >= 2); };
   return family;
 }
 

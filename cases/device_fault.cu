@@ -12,6 +12,7 @@
 #include <atomic>
 
 #include "cases/cases.hpp"
+#include "cases/layer_rules.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
 #include "callback/wait.hpp"
@@ -62,7 +63,7 @@ void device_fault_body(ScenarioRun& run) {
   HOSTCB_CUDA(cudaGetLastError());
   run.set_launch(1, 1);
   if (stream_callback)
-    api.add_stream_callback(stream.get(), Probe::status_fn(), probe.user_data(0));
+    run.forward().add_stream_callback(api, stream.get(), Probe::status_fn(), probe.user_data(0));
   else
     run.forward().launch_host_func(api, stream.get(), Probe::host_fn(), probe.user_data(0));
   std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -96,10 +97,15 @@ Family device_fault_family() {
   family.summary = "a faulting kernel: the host function behind it is not called, a stream callback gets the error";
   family.axes = {
       api_axis(),
+      forward_axis(),
       Axis::choice("fault", {"trap", "out_of_bounds"}),
       Axis::choice("then", {"host_func", "stream_callback"}),
   };
   family.body = device_fault_body;
+  // Through a layer: the stream callback must get the fault's status, not success.
+  family.excluded = [](const Params& p) {
+    return layer_lacks(p, {p.get("then") == "stream_callback" ? LayerOp::add_stream_callback : LayerOp::launch_host_func});
+  };
   family.fresh_process = true;
   family.timeout = [](const Params&) { return 30.0; };
   return family;

@@ -18,11 +18,13 @@ Graph build_host_chain(ScenarioRun& run, cudaStream_t stream, const std::string&
       previous = {forward.add_host_node(api, graph.get(), previous, Probe::host_fn(), probe.user_data(i))};
     return graph;
   }
-  CaptureMode mode = build == "capture" ? CaptureMode::global : parse_capture_mode(build.substr(std::strlen("capture_")));
-  return capture_graph(api, stream, mode, [&] {
+  auto enqueue = [&] {
     for (std::size_t i = first; i < first + count; ++i)
       forward.launch_host_func(api, stream, Probe::host_fn(), probe.user_data(i));
-  });
+  };
+  if (build == "capture_by_layer") return capture_graph_by_layer(forward, api, stream, CaptureMode::global, enqueue);
+  CaptureMode mode = build == "capture" ? CaptureMode::global : parse_capture_mode(build.substr(std::strlen("capture_")));
+  return capture_graph(api, stream, mode, enqueue);
 }
 
 void launch_and_check(ScenarioRun& run, cudaGraphExec_t exec, cudaStream_t stream, std::int64_t launches,

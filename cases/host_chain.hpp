@@ -10,7 +10,8 @@ namespace hostcb::cases {
 
 // A graph whose host functions call probe sites first .. first+count-1, one after the
 // other, through the scenario's API and forwarding layer. `build` is "node", "capture"
-// (global mode) or "capture_<mode>" (capture_global, capture_thread_local, capture_relaxed).
+// (global mode), "capture_<mode>" (capture_global, capture_thread_local, capture_relaxed),
+// or "capture_by_layer" (global mode, begun and ended by the layer itself).
 Graph build_host_chain(ScenarioRun& run, cudaStream_t stream, const std::string& build, std::size_t first,
                        std::size_t count);
 

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cases/cases.hpp"
+#include "cases/layer_rules.hpp"
 #include "model/errors.hpp"
 #include "cases/host_chain.hpp"
 #include "runner/scenario_run.hpp"
@@ -127,11 +128,19 @@ Family lifetime_family() {
   family.summary = "graph destroyed after instantiation, two execs, clone, child graph, user object destroyed once, last";
   family.axes = {
       api_axis(),
+      forward_axis(),
       Axis::choice("case", {"graph_destroyed", "two_execs", "clone", "child_graph", "user_object"}),
       build_axis(),
       Axis::count("replays", {1, 2, 5}),
   };
   family.body = lifetime_body;
+  family.excluded = [](const Params& p) { return layer_lacks(p); };
+  // two_execs and user_object launch one graph's host nodes from two execs: a second
+  // call even with one launch each.
+  family.control = [](const Params& p) {
+    const std::string& what = p.get("case");
+    return oneshot_control(p, what == "two_execs" || what == "user_object" || p.get_count("replays") >= 2);
+  };
   return family;
 }
 

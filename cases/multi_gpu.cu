@@ -4,6 +4,7 @@
 // host functions must be called on every launch, and the thread's current device must not
 // move. Needs 2 devices; the replay family covers each device with `--device all`.
 #include "cases/cases.hpp"
+#include "cases/layer_rules.hpp"
 #include "model/errors.hpp"
 #include "cases/host_chain.hpp"
 #include "runner/scenario_run.hpp"
@@ -65,10 +66,13 @@ Family multi_gpu_family() {
   family.summary = "a graph instantiated on another device, launched while the thread's current device is the selected one";
   family.axes = {
       api_axis(),
+      forward_axis(),
       build_axis(),
       Axis::count("replays", {1, 2, 5}),
   };
   family.body = multi_gpu_body;
+  family.excluded = [](const Params& p) { return layer_lacks(p); };
+  family.control = [](const Params& p) { return oneshot_control(p, p.get_count("replays") >= 2); };
   family.requirements = [](const Params&) {
     Requirements needs;
     needs.min_devices = 2;

@@ -6,6 +6,7 @@
 // that answer (it ran after the host function). With sync=end the launches are queued
 // back to back, so a host node that ran early or late reads another launch's value.
 #include "cases/cases.hpp"
+#include "cases/layer_rules.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
 #include "cases/stamp_kernels.cuh"
@@ -79,11 +80,14 @@ Family ordering_family() {
   family.summary = "kernel -> host function -> kernel: each sees the value of its own launch, on every launch";
   family.axes = {
       api_axis(),
+      forward_axis(),
       build_axis(),
       Axis::count("replays", {1, 2, 5, 100}),
       Axis::choice("sync", {"each", "end"}),
   };
   family.body = ordering_body;
+  family.excluded = [](const Params& p) { return layer_lacks(p); };
+  family.control = [](const Params& p) { return oneshot_control(p, p.get_count("replays") >= 2); };
   return family;
 }
 

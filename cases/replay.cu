@@ -2,12 +2,13 @@
 // each of them once on every launch, not only the first.
 //
 // Two host functions, chained, each with its own userData, are put in a graph by stream
-// capture (global, thread-local, relaxed mode) or as explicit host nodes, through the
-// driver or the runtime API and a forwarding layer. The graph is launched N times; with
+// capture (global, thread-local, relaxed mode; or begun and ended by the layer itself) or
+// as explicit host nodes, through the driver or the runtime API and a forwarding layer. The graph is launched N times; with
 // sync=each the stream is synchronized after every launch and the count must have grown
 // by exactly 2. forward=oneshot with 2 or more launches is the shipped bug: a known-bad
 // control that must end failed or error (usually SIGSEGV on launch 2).
 #include "cases/cases.hpp"
+#include "cases/layer_rules.hpp"
 #include "model/errors.hpp"
 #include "cases/host_chain.hpp"
 #include "runner/scenario_run.hpp"
@@ -66,22 +67,14 @@ Family replay_family() {
   family.summary = "a graph of 2 host functions is launched N times: each is called exactly once per launch";
   family.axes = {
       api_axis(),
-      Axis::choice("forward", forwarder_names()),
-      Axis::choice("build", {"capture_global", "capture_thread_local", "capture_relaxed", "node"}),
+      forward_axis(),
+      Axis::choice("build", {"capture_global", "capture_thread_local", "capture_relaxed", "capture_by_layer", "node"}),
       Axis::count("replays", {1, 2, 5, 100}),
       Axis::choice("sync", {"each", "end"}),
   };
   family.body = replay_body;
-  family.excluded = [](const Params& p) -> std::optional<std::string> {
-    if (p.get("build") == "node" && !forwarder(p.get("forward")).has_host_nodes())
-      return "the " + p.get("forward") + " layer has no host-node path";
-    return std::nullopt;
-  };
-  family.control = [](const Params& p) -> std::optional<ExpectedVerdict> {
-    if (p.get("forward") == "oneshot" && p.get_count("replays") >= 2)
-      return ExpectedVerdict{{Status::failed, Status::error}, ""};
-    return std::nullopt;
-  };
+  family.excluded = [](const Params& p) { return layer_lacks(p); };
+  family.control = [](const Params& p) { return oneshot_control(p, p.get_count("replays") >= 2); };
   return family;
 }
 

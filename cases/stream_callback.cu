@@ -1,6 +1,10 @@
-// stream_callback: cudaStreamAddCallback / cuStreamAddCallback, enqueued n times on one
-// stream. Each callback must run exactly once, in stream order, with a success status.
+// stream_callback: cudaStreamAddCallback / cuStreamAddCallback through a forwarding
+// layer, n times on one stream. Each callback must run exactly once, in stream order,
+// with a success status. With gate=held the stream is held shut until every callback is
+// enqueued and the caller's stack is overwritten (stream_gate.cuh).
 #include "cases/cases.hpp"
+#include "cases/layer_rules.hpp"
+#include "cases/stream_gate.cuh"
 #include "runner/scenario_run.hpp"
 
 namespace hostcb::cases {
@@ -14,7 +18,12 @@ void stream_callback_body(ScenarioRun& run) {
   Probe& probe = run.make_probe(callbacks, 1);
   probe.expect_in_order();
   Stream stream = make_stream();
-  for (std::size_t i = 0; i < callbacks; ++i) api.add_stream_callback(stream.get(), Probe::status_fn(), probe.user_data(i));
+  StreamGate gate;
+  if (gate_held(run.params())) gate.hold(stream.get());
+  for (std::size_t i = 0; i < callbacks; ++i)
+    run.forward().add_stream_callback(api, stream.get(), Probe::status_fn(), probe.user_data(i));
+  scrub_stack();
+  gate.open();
   api.synchronize(stream.get());
 }
 
@@ -23,12 +32,15 @@ void stream_callback_body(ScenarioRun& run) {
 Family stream_callback_family() {
   Family family;
   family.name = "stream_callback";
-  family.summary = "n stream callbacks on one stream: each runs once, in order, with a success status";
+  family.summary = "n stream callbacks on one stream, the stream held or not: each runs once, in order, with a success status";
   family.axes = {
       api_axis(),
+      forward_axis(),
+      Axis::choice("gate", {"open", "held"}),
       Axis::count("callbacks", {1, 5, 100}),
   };
   family.body = stream_callback_body;
+  family.excluded = [](const Params& p) { return layer_lacks(p, {LayerOp::add_stream_callback}); };
   return family;
 }
 

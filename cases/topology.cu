@@ -10,6 +10,7 @@
 //   capture_to_graph  one explicit host node, then 2 host functions captured after it
 //                     into the same graph (cudaStreamBeginCaptureToGraph, CUDA 12.3)
 #include "cases/cases.hpp"
+#include "cases/layer_rules.hpp"
 #include "model/errors.hpp"
 #include "cases/host_chain.hpp"
 #include "runner/scenario_run.hpp"
@@ -166,6 +167,7 @@ Family topology_family() {
   family.summary = "8 parallel branches (fork/join capture), a chain of 1,000, host nodes mixed with kernels and a copy, capture into a graph";
   family.axes = {
       api_axis(),
+      forward_axis(),
       Axis::choice("shape", {"branches", "chain", "mixed", "capture_to_graph"}),
       build_axis(),
       Axis::count("replays", {1, 2, 5}),
@@ -174,8 +176,11 @@ Family topology_family() {
   family.excluded = [](const Params& p) -> std::optional<std::string> {
     if (p.get("shape") == "capture_to_graph" && p.get("build") == "node")
       return "capture_to_graph is a capture (into a graph that already holds a node)";
-    return std::nullopt;
+    // capture_to_graph adds its first host node itself, then captures after it.
+    return layer_lacks(p, p.get("shape") == "capture_to_graph" ? std::vector<LayerOp>{LayerOp::add_host_node}
+                                                                : std::vector<LayerOp>{});
   };
+  family.control = [](const Params& p) { return oneshot_control(p, p.get_count("replays") >= 2); };
   family.requirements = [](const Params& p) {
     Requirements needs;
     if (p.get("shape") == "capture_to_graph") needs.min_runtime = needs.min_driver = 12030;

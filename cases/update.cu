@@ -1,6 +1,8 @@
 // update: changing a host node's function and userData, and what each change reaches.
 //
-// The graph holds one host node calling probe site 0; site 1 is the replacement.
+// The graph holds one host node calling probe site 0; site 1 is the replacement. Every
+// change goes through the scenario's forwarding layer, which must keep what the old
+// function needs for as long as an exec still calls it.
 //   exec_set_params   cudaGraphExecHostNodeSetParams after N launches: the next N call
 //                     site 1 only; site 0 is never called again
 //   exec_update       cudaGraphExecUpdate from a graph of the same shape calling site 1:
@@ -10,6 +12,7 @@
 //   upload            cudaGraphUpload before the first launch calls nothing; then N
 //                     launches call site 0 N times
 #include "cases/cases.hpp"
+#include "cases/layer_rules.hpp"
 #include "model/errors.hpp"
 #include "cases/host_chain.hpp"
 #include "runner/scenario_run.hpp"
@@ -33,7 +36,7 @@ void update_body(ScenarioRun& run) {
 
   if (what == "exec_set_params") {
     launch_and_check(run, exec.get(), stream.get(), launches, 1);
-    api.exec_set_host_node(exec.get(), nodes[0], Probe::host_fn(), probe.user_data(1));
+    run.forward().exec_set_host_node(api, exec.get(), nodes[0], Probe::host_fn(), probe.user_data(1));
     launch_and_check(run, exec.get(), stream.get(), launches, 1);
   } else if (what == "exec_update") {
     launch_and_check(run, exec.get(), stream.get(), launches, 1);
@@ -43,7 +46,7 @@ void update_body(ScenarioRun& run) {
                                          " (", updated.code, "); expected success"));
     launch_and_check(run, exec.get(), stream.get(), launches, 1);
   } else if (what == "graph_set_params") {
-    api.set_host_node(nodes[0], Probe::host_fn(), probe.user_data(1));
+    run.forward().graph_set_host_node(api, graph.get(), nodes[0], Probe::host_fn(), probe.user_data(1));
     launch_and_check(run, exec.get(), stream.get(), launches, 1);
     HOSTCB_EXPECT(probe.site_calls(1) == 0, "changing the graph's host node changed an exec made before");
     GraphExec later = api.instantiate(graph.get());
@@ -65,11 +68,19 @@ Family update_family() {
   family.summary = "exec host-node params, exec update, graph host-node params, upload: each reaches what it should";
   family.axes = {
       api_axis(),
+      forward_axis(),
       Axis::choice("case", {"exec_set_params", "exec_update", "graph_set_params", "upload"}),
-      build_axis(),
+      Axis::choice("build", {"capture", "capture_by_layer", "node"}),
       Axis::count("replays", {1, 2, 5}),
   };
   family.body = update_body;
+  family.excluded = [](const Params& p) {
+    const std::string& what = p.get("case");
+    if (what == "exec_set_params") return layer_lacks(p, {LayerOp::exec_set_host_node});
+    if (what == "graph_set_params") return layer_lacks(p, {LayerOp::graph_set_host_node});
+    return layer_lacks(p);
+  };
+  family.control = [](const Params& p) { return oneshot_control(p, p.get_count("replays") >= 2); };
   family.requirements = [](const Params& p) {
     Requirements needs;
     if (p.get("case") == "exec_update") needs.min_runtime = needs.min_driver = 12000;  // the ResultInfo form

@@ -1,29 +1,61 @@
-# Runs stub_forward/forward=NAME through the adapter FAKE (PATH[@OPTIONS]) in a real
-# worker, and checks the JSON: the one scenario's status (EXPECT_STATUS, default passed),
-# its reason (EXPECT_REASON regex), and the adapter recorded in the environment.
+# Runs stub_forward/forward=NAME/* through the adapter FAKE (PATH[@OPTIONS]) in a real
+# worker, one scenario per operation the adapter has, and checks the JSON: every
+# scenario's status (EXPECT_STATUS, default passed), the first one's reason
+# (EXPECT_REASON regex), how many ran (EXPECT_RAN, when given: the operations the
+# adapter has), and the adapter recorded in the environment (EXPECT_DESCRIBE regex;
+# EXPECT_VERSION "package=version" in its versions).
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 if(NOT EXPECT_STATUS)
   set(EXPECT_STATUS passed)
 endif()
-execute_process(COMMAND "${HOSTCB_STUB}" run --adapter "${FAKE}" --filter "stub_forward/forward=${NAME}"
+execute_process(COMMAND "${HOSTCB_STUB}" run --adapter "${FAKE}" --filter "stub_forward/forward=${NAME}/*"
                         --json "${WORK_DIR}/r.json"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT EXISTS "${WORK_DIR}/r.json")
   message(FATAL_ERROR "no report (exit ${rc})\n${out}\n${err}")
 endif()
 file(READ "${WORK_DIR}/r.json" doc)
-string(JSON status GET "${doc}" results 0 status)
-string(JSON reason GET "${doc}" results 0 reason)
+string(JSON count LENGTH "${doc}" results)
+set(ran 0)
+set(first_reason "")
+math(EXPR last "${count} - 1")
+foreach(i RANGE ${last})
+  string(JSON status GET "${doc}" results ${i} status)
+  string(JSON id GET "${doc}" results ${i} id)
+  string(JSON reason GET "${doc}" results ${i} reason)
+  if(status STREQUAL "skipped" AND reason MATCHES "^excluded: ")
+    continue()  # an operation the adapter lacks
+  endif()
+  math(EXPR ran "${ran} + 1")
+  if(NOT first_reason)
+    set(first_reason "${reason}")
+  endif()
+  if(NOT status STREQUAL EXPECT_STATUS)
+    message(FATAL_ERROR "${id}: ${status} (expected ${EXPECT_STATUS}): ${reason}\n${out}\n${err}")
+  endif()
+endforeach()
 string(JSON adapter GET "${doc}" environment adapters 0 name)
 string(JSON describe GET "${doc}" environment adapters 0 describe)
-if(NOT status STREQUAL EXPECT_STATUS OR NOT adapter STREQUAL NAME)
-  message(FATAL_ERROR "status ${status} (expected ${EXPECT_STATUS}), adapter '${adapter}': ${reason}\n${out}\n${err}")
+if(NOT adapter STREQUAL NAME OR ran EQUAL 0)
+  message(FATAL_ERROR "adapter '${adapter}', ${ran} scenarios ran\n${out}\n${err}")
 endif()
-if(EXPECT_REASON AND NOT reason MATCHES "${EXPECT_REASON}")
-  message(FATAL_ERROR "reason does not match '${EXPECT_REASON}': ${reason}")
+if(EXPECT_RAN AND NOT ran EQUAL EXPECT_RAN)
+  message(FATAL_ERROR "${ran} scenarios ran through ${NAME}; expected ${EXPECT_RAN}\n${out}")
+endif()
+if(EXPECT_REASON AND NOT first_reason MATCHES "${EXPECT_REASON}")
+  message(FATAL_ERROR "reason does not match '${EXPECT_REASON}': ${first_reason}")
 endif()
 if(EXPECT_DESCRIBE AND NOT describe MATCHES "${EXPECT_DESCRIBE}")
   message(FATAL_ERROR "describe does not match '${EXPECT_DESCRIBE}': ${describe}")
 endif()
-message(STATUS "${NAME}: ${status}; ${describe}")
+if(EXPECT_VERSION)
+  string(REPLACE "=" ";" package_version "${EXPECT_VERSION}")
+  list(GET package_version 0 package)
+  list(GET package_version 1 version)
+  string(JSON got ERROR_VARIABLE missing GET "${doc}" environment adapters 0 versions "${package}")
+  if(NOT got STREQUAL version)
+    message(FATAL_ERROR "versions[${package}] is '${got}' ${missing}; expected '${version}'")
+  endif()
+endif()
+message(STATUS "${NAME}: ${ran} ran, ${EXPECT_STATUS}; ${describe}")

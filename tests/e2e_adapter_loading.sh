@@ -26,13 +26,16 @@ code=$?
 
 export FAKE_ADAPTER_LOG="$work/static.log"
 "$stub" list --adapter "$counts" --adapter "$counts" >/dev/null 2>"$work/static.err"
-[ $? = 2 ] && grep -q "named 'counted' is already loaded" "$work/static.err" || fail "taken name: $(cat "$work/static.err")"
-[ "$(grep -c '^init' "$work/static.log")" = 2 ] || fail "a taken static name ran init: $(cat "$work/static.log")"
+[ $? = 2 ] && grep -q "is already loaded, as 'counted'" "$work/static.err" || fail "same library twice: $(cat "$work/static.err")"
+[ "$(grep -c '^init' "$work/static.log")" = 2 ] || fail "a library loaded twice ran init again: $(cat "$work/static.log")"
+# A copy of the library is another plugin with the same name ("counted", set before
+# init): with options it is refused after its init ran (options may rename it), so it
+# must be torn down.
+cp "$counts" "$work/copy_of_counts.so"
 export FAKE_ADAPTER_LOG="$work/options.log"
-"$stub" list --adapter "$counts@x" --adapter "$counts@y" >/dev/null 2>"$work/options.err"
-[ $? = 2 ] || fail "taken name with options: $(cat "$work/options.err")"
-# The second one's name ("counted", set before init) is taken: refused after its init ran
-# (options may rename it), so it must be torn down.
+"$stub" list --adapter "$counts@x" --adapter "$work/copy_of_counts.so@y" >/dev/null 2>"$work/options.err"
+[ $? = 2 ] && grep -q "named 'counted' is already loaded" "$work/options.err" ||
+  fail "taken name with options: $(cat "$work/options.err")"
 grep -q '^init y' "$work/options.log" && grep -q '^teardown y' "$work/options.log" ||
   fail "the refused adapter was not torn down: $(cat "$work/options.log")"
 echo "adapter loading: '@' folders, empty path, crashing init, teardown of refused adapters"

@@ -45,7 +45,7 @@ for case in pass:0:PASSED fail:1:FAILED crash:1:ERROR; do
   grep -q "$word  *stub/behave=$behave/copy=1" "$work/r-$behave.log" || fail "result for $behave does not print $word"
 done
 "$stub" run --filter stub_forward --json "$work/skip.json" >/dev/null 2>&1
-"$stub" result "$work/skip.json" "stub_forward/forward=direct" >"$work/r-skip.log" 2>&1
+"$stub" result "$work/skip.json" "stub_forward/forward=direct/op=launch_host_func" >"$work/r-skip.log" 2>&1
 rc=$?
 [ $rc -eq 77 ] || fail "result for a skipped scenario: exit $rc, expected 77"
 "$stub" result "$work/r.json" "stub/behave=hang/copy=1" >"$work/r-missing.log" 2>&1

@@ -54,23 +54,44 @@ void behave(ScenarioRun& run, const std::string& how) {
 }  // namespace
 
 void register_stub_cases(Registry& registry) {
-  // Host functions through a loaded adapter, three times: needs no CUDA as long as the
-  // adapter needs none. Built-in layers call CUDA, so they are excluded here.
+  // Host functions through a loaded adapter, three times, by each operation a layer may
+  // own: needs no CUDA as long as the adapter needs none (the fakes call the function at
+  // once, and hand back stand-in handles the body never gives to CUDA). Built-in layers
+  // call CUDA, so they are excluded here, as is an operation the adapter lacks.
   Family forward;
   forward.name = "stub_forward";
   forward.needs_gpu = false;
-  forward.axes = {Axis::choice("forward", forwarder_names())};
+  forward.axes = {Axis::choice("forward", forwarder_names()),
+                  Axis::choice("op", {"launch_host_func", "add_host_node", "add_stream_callback", "capture",
+                                      "graph_set_host_node", "exec_set_host_node"})};
   forward.excluded = [](const Params& p) -> std::optional<std::string> {
     for (const char* builtin : {"direct", "oneshot", "graph_owned"})
       if (p.get("forward") == builtin) return std::string("a built-in layer calls CUDA");
-    return std::nullopt;
+    const std::string& op = p.get("op");
+    LayerOp needed = op == "add_host_node"         ? LayerOp::add_host_node
+                     : op == "add_stream_callback" ? LayerOp::add_stream_callback
+                     : op == "capture"             ? LayerOp::capture
+                     : op == "graph_set_host_node" ? LayerOp::graph_set_host_node
+                     : op == "exec_set_host_node"  ? LayerOp::exec_set_host_node
+                                                   : LayerOp::launch_host_func;
+    return missing_operation(p.get("forward"), {needed});
   };
   forward.body = [](ScenarioRun& run) {
+    const GraphApi& api = graph_api("runtime");
+    Forwarder& layer = run.forward();
+    const std::string& op = run.param("op");
     Probe& probe = run.make_probe(1, 3);
+    void* site = probe.user_data(0);
+    if (op == "capture") layer.begin_capture(api, nullptr, CaptureMode::relaxed);
     for (std::int64_t launch = 1; launch <= 3; ++launch) {
       run.set_launch(launch, 3);
-      run.forward().launch_host_func(graph_api("runtime"), nullptr, Probe::host_fn(), probe.user_data(0));
+      if (op == "add_host_node") layer.add_host_node(api, nullptr, {}, Probe::host_fn(), site);
+      else if (op == "add_stream_callback") layer.add_stream_callback(api, nullptr, Probe::status_fn(), site);
+      else if (op == "graph_set_host_node") layer.graph_set_host_node(api, nullptr, nullptr, Probe::host_fn(), site);
+      else if (op == "exec_set_host_node") layer.exec_set_host_node(api, nullptr, nullptr, Probe::host_fn(), site);
+      else layer.launch_host_func(api, nullptr, Probe::host_fn(), site);
     }
+    if (op == "capture") layer.end_capture(api, nullptr).release();  // a stand-in, not a CUDA graph
   };
   registry.add(forward);
 

@@ -145,11 +145,20 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
     CHECK_FALSE(s.control.has_value());
   }
   CHECK(ids.size() == plan.size());
-  CHECK(per_family["replay"] == 2 * 3 * 4 * 4 * 2 - 2 * 4 * 3 * 2);  // less oneshot with 2+ replays
-  CHECK(per_family["callback_fault"] == 2);                          // calls_cuda only
-  CHECK(per_family["stream_callback"] == 2 * 3);
+  // Three built-in layers on every family that enqueues host work, less the oneshot
+  // combinations where a record is called twice (controls, never in the default plan).
+  CHECK(per_family["replay"] == 2 * 3 * 5 * 4 * 2 - 2 * 5 * 3 * 2);
+  CHECK(per_family["ordering"] == 2 * 3 * 2 * 4 * 2 - 2 * 2 * 3 * 2);
+  CHECK(per_family["lifetime"] == 2 * 3 * 5 * 2 * 3 - 2 * 2 * (2 * 3 + 3 * 2));  // two_execs, user_object: every replays
+  CHECK(per_family["update"] == 2 * 3 * 4 * 3 * 3 - 2 * 4 * 3 * 2);
+  CHECK(per_family["topology"] == 2 * 3 * 4 * 2 * 3 - 2 * 4 * 2 * 2);
+  CHECK(per_family["concurrency"] == 2 * 3 * 2 * 2 * 4 - 2 * 2 * 2 * 3);
+  CHECK(per_family["multi_gpu"] == 2 * 3 * 2 * 3 - 2 * 2 * 2);
+  CHECK(per_family["callback_fault"] == 2 * 2);  // calls_cuda through direct and graph_owned
+  CHECK(per_family["stream_callback"] == 2 * 3 * 2 * 3);  // oneshot is right for stream work
+  CHECK(per_family["stream_host_func"] == 2 * 3 * 2 * 3);
   CHECK(per_family["capture_contract"] == 2 * 3);
-  CHECK(per_family["device_fault"] == 2 * 2 * 2);
+  CHECK(per_family["device_fault"] == 2 * 3 * 2 * 2);
   CHECK(ids.count("replay/api=driver/forward=direct/build=capture_global/replays=5/sync=each") == 1);
   CHECK(ids.count("replay/api=driver/forward=oneshot/build=capture_global/replays=1/sync=each") == 1);
   CHECK(ids.count("replay/api=driver/forward=oneshot/build=capture_global/replays=2/sync=each") == 0);
@@ -157,7 +166,9 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   Selection only;
   only.only_controls = true;
   auto controls = registry.plan(only);
-  CHECK(controls.size() == 2 * 4 * 3 * 2 + 2 * 7);
+  // The oneshot layer's controls above, and callback_fault's: every fault through oneshot,
+  // and the other 7 through direct and graph_owned (wrapper defects excluded but counted).
+  CHECK(controls.size() == 60 + 24 + 48 + 48 + 32 + 24 + 8 + 2 * (8 + 7 + 7));
   for (const auto& s : controls) CHECK(s.control.has_value());
 }
 
@@ -168,7 +179,7 @@ TEST_CASE("resolve turns any valid id back into its scenario", "[registry]") {
   CHECK(s.family->name == "replay");
   CHECK(s.params.get_count("replays") == 7);  // not a default value: overrides travel in the id
   CHECK(s.control.has_value());
-  CHECK(registry.resolve("device_fault/api=driver/fault=trap/then=host_func").family->fresh_process);
+  CHECK(registry.resolve("device_fault/api=driver/forward=direct/fault=trap/then=host_func").family->fresh_process);
   for (const char* bad : {"nosuch/x=1", "replay/api=runtime", "replay/forward=direct/api=runtime/build=node/replays=1/sync=end",
                           "replay/api=cuda/forward=direct/build=node/replays=1/sync=end",
                           "replay/api=runtime/forward=direct/build=node/replays=0/sync=end"})

@@ -36,20 +36,20 @@ TEST_CASE("list prints every scenario id, one per line", "[cli]") {
   CliResult r = cli({"list"});
   CHECK(r.code == kExitPassed);
   // replay, ordering, lifetime, update, topology, concurrency, contracts, multi_gpu,
-  // callback_fault, stream_callback, capture_contract, device_fault
-  CHECK(lines(r.out) == 144 + 32 + 60 + 48 + 48 + 32 + 10 + 12 + 2 + 6 + 6 + 8);
+  // callback_fault, stream_callback, stream_host_func, capture_contract, device_fault
+  CHECK(lines(r.out) == 180 + 72 + 132 + 168 + 112 + 72 + 10 + 28 + 4 + 36 + 36 + 6 + 24);
   CHECK(contains(r.out, "replay/api=driver/forward=direct/build=capture_global/replays=5/sync=each\n"));
   CHECK(contains(r.out, "capture_contract/api=runtime/mode=relaxed\n"));
   CHECK_FALSE(contains(r.out, "fault=crashes"));
 }
 
 TEST_CASE("list honours filters and axis overrides and controls", "[cli]") {
-  CHECK(lines(cli({"list", "--filter", "replay/*-*api=driver*"}).out) == 72);
-  CHECK(lines(cli({"list", "--filter", "replay/*forward=direct*", "--axis", "replays=7"}).out) == 16);
+  CHECK(lines(cli({"list", "--filter", "replay/*-*api=driver*"}).out) == 90);
+  CHECK(lines(cli({"list", "--filter", "replay/*forward=direct*", "--axis", "replays=7"}).out) == 2 * 5 * 2);
   CHECK(contains(cli({"list", "--axis", "replays=7"}).out, "replays=7/sync=end\n"));
   CliResult controls = cli({"list", "--controls", "--filter", "callback_fault/*"});
   CHECK(controls.code == kExitPassed);
-  CHECK(lines(controls.out) == 16);
+  CHECK(lines(controls.out) == 2 * 3 * 8);  // excluded wrapper defects are listed, with why
   CHECK(contains(controls.out, "fault=blocks\t(known-bad control: must end error mentioning 'timed out at launch 2 of 3')"));
 }
 
@@ -57,7 +57,7 @@ TEST_CASE("list in json describes families and axes and scenarios", "[cli]") {
   CliResult r = cli({"list", "--format", "json", "--filter", "stream_callback/*"});
   CHECK(r.code == kExitPassed);
   CHECK(contains(r.out, "\"format\": \"hostcb-list\""));
-  CHECK(contains(r.out, "\"id\": \"stream_callback/api=driver/callbacks=100\""));
+  CHECK(contains(r.out, "\"id\": \"stream_callback/api=driver/forward=direct/gate=held/callbacks=100\""));
 }
 
 TEST_CASE("bad input is a one-line error and exit code 2", "[cli]") {
@@ -98,16 +98,16 @@ TEST_CASE("help explains and exits 0", "[cli]") {
 TEST_CASE("list ends with its total on stderr, so stdout stays one id per line", "[cli]") {
   CliResult r = cli({"list", "--filter", "replay"});
   CHECK(r.code == kExitPassed);
-  CHECK(lines(r.out) == 144);  // a bare family name means family/*
-  CHECK(r.err == "144 scenarios (0 excluded, 0 known-bad controls)\n");
+  CHECK(lines(r.out) == 180);  // a bare family name means family/*
+  CHECK(r.err == "180 scenarios (0 excluded, 0 known-bad controls)\n");
 }
 
 TEST_CASE("list --families names each family with its count, axes and summary", "[cli]") {
   CliResult r = cli({"list", "--families"});
   CHECK(r.code == kExitPassed);
-  CHECK(lines(r.out) == 12);
-  CHECK(r.out.rfind("replay\t144 scenarios\taxes: api forward build replays sync\ta graph of", 0) == 0);
-  CHECK(r.err == "408 scenarios in the families listed\n");
+  CHECK(lines(r.out) == 13);
+  CHECK(r.out.rfind("replay\t180 scenarios\taxes: api forward build replays sync\ta graph of", 0) == 0);
+  CHECK(r.err == "880 scenarios in the families listed\n");
 }
 
 TEST_CASE("a mistyped family or negative pattern is refused with a hint", "[cli]") {

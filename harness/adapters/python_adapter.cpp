@@ -247,6 +247,9 @@ hostcb_adapter g_adapter = {
     nullptr,                 // add_host_node: the bindings' graph API is not driven yet
     nullptr,                 // add_stream_callback
     last_error, describe,
+    nullptr, nullptr,        // begin_capture, end_capture
+    nullptr, nullptr,        // graph_set_host_node, exec_set_host_node
+    nullptr,                 // versions
 };
 
 // hostcb reads the name after init: an option may have changed it.

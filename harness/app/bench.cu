@@ -275,7 +275,7 @@ void run_paths(Bench& bench, const std::string& api_name) {
                    HOSTCB_CUDA(cudaGetLastError());
                  });
                });
-    if (!layer.has_host_nodes()) continue;
+    if (!layer.has(LayerOp::add_host_node)) continue;
     for (auto [name, k, chain] : {std::make_tuple(std::string("graph_node"), std::size_t{1}, true),
                                   std::make_tuple("chain_" + std::to_string(kWide), kWide, true),
                                   std::make_tuple("parallel_" + std::to_string(kWide), kWide, false)}) {

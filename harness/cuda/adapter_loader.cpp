@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -30,6 +31,10 @@ std::vector<void (*)()> g_teardowns;
 // The byte count of `struct hostcb_adapter` up to and including `member`.
 #define HOSTCB_SIZE_THROUGH(member) (offsetof(hostcb_adapter, member) + sizeof(hostcb_adapter::member))
 
+// A stream callback reaches the plugin as hostcb_stream_callback(stream, status, record);
+// the record carries the scenario's StatusFn and userData across, freed after its call.
+void deliver_stream_callback(void*, int status, void* record) { StatusCall::deliver(record, status); }
+
 // A forwarding layer made of an adapter's function table.
 class AdapterForwarder final : public Forwarder {
  public:
@@ -37,21 +42,66 @@ class AdapterForwarder final : public Forwarder {
       : table_(table), name_(std::move(name)), describe_(std::move(describe)) {}
   const char* name() const override { return name_.c_str(); }
   std::string describe() const override { return describe_; }
-  bool has_host_nodes() const override { return table_.add_host_node != nullptr; }
+  bool has(LayerOp op) const override {
+    switch (op) {
+      case LayerOp::launch_host_func: return table_.launch_host_func != nullptr;
+      case LayerOp::add_host_node: return table_.add_host_node != nullptr;
+      case LayerOp::add_stream_callback: return table_.add_stream_callback != nullptr;
+      case LayerOp::capture: return table_.begin_capture != nullptr && table_.end_capture != nullptr;
+      case LayerOp::graph_set_host_node: return table_.graph_set_host_node != nullptr;
+      case LayerOp::exec_set_host_node: return table_.exec_set_host_node != nullptr;
+    }
+    return false;
+  }
 
   void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) override {
     check(api, table_.launch_host_func(stream, fn, user_data), "launch_host_func");
   }
   cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
                                 HostFn fn, void* user_data) override {
-    if (!table_.add_host_node) throw SkipScenario(name_ + " has no add_host_node");
+    require(LayerOp::add_host_node);
     void* node = nullptr;
     check(api, table_.add_host_node(graph, reinterpret_cast<void* const*>(deps.data()), deps.size(), fn, user_data, &node),
           "add_host_node");
     return static_cast<cudaGraphNode_t>(node);
   }
+  void add_stream_callback(const GraphApi& api, cudaStream_t stream, StatusFn fn, void* user_data) override {
+    require(LayerOp::add_stream_callback);
+    void* record = StatusCall::make(fn, user_data);
+    int code = table_.add_stream_callback(stream, &deliver_stream_callback, record);
+    if (code != 0) StatusCall::discard(record);
+    check(api, code, "add_stream_callback");
+  }
+  void begin_capture(const GraphApi& api, cudaStream_t stream, CaptureMode mode) override {
+    require(LayerOp::capture);
+    check(api, table_.begin_capture(stream, static_cast<int>(mode)), "begin_capture");
+  }
+  Graph end_capture(const GraphApi& api, cudaStream_t stream) override {
+    require(LayerOp::capture);
+    void* graph = nullptr;
+    int code = table_.end_capture(stream, &graph);
+    Graph owned(static_cast<cudaGraph_t>(graph));  // ours even when the call failed after making it
+    check(api, code, "end_capture");
+    if (!graph) throw CudaError(str("adapter ", name_, ": end_capture(...) gave no graph"), 0, "success", HOSTCB_HERE);
+    return owned;
+  }
+  void graph_set_host_node(const GraphApi& api, cudaGraph_t graph, cudaGraphNode_t node, HostFn fn,
+                           void* user_data) override {
+    require(LayerOp::graph_set_host_node);
+    check(api, table_.graph_set_host_node(graph, node, fn, user_data), "graph_set_host_node");
+  }
+  void exec_set_host_node(const GraphApi& api, cudaGraphExec_t exec, cudaGraphNode_t node, HostFn fn,
+                          void* user_data) override {
+    require(LayerOp::exec_set_host_node);
+    check(api, table_.exec_set_host_node(exec, node, fn, user_data), "exec_set_host_node");
+  }
 
  private:
+  // Scenarios that need a missing operation are excluded when planned; this is the
+  // backstop for a body that asks anyway.
+  void require(LayerOp op) const {
+    if (!has(op)) throw SkipScenario(name_ + " has no " + layer_op_name(op));
+  }
   // A failed adapter call is a CUDA error like any other: the call, the code's name,
   // and what the adapter itself said.
   void check(const GraphApi& api, int code, const char* call) const {
@@ -62,10 +112,30 @@ class AdapterForwarder final : public Forwarder {
     throw CudaError(str("adapter ", name_, ": ", call, "(...)"), code, name, HOSTCB_HERE);
   }
 
-  hostcb_adapter table_;  // a copy: the plugin's struct may be smaller than ours
+  hostcb_adapter table_;  // the plugin's struct up to its struct_size; later members zero
   std::string name_;
   std::string describe_;
 };
+
+// "name=version" lines, as the ABI's versions() gives them; malformed lines are skipped.
+std::vector<std::pair<std::string, std::string>> parse_versions(const char* text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string all = text ? text : "";
+  std::size_t start = 0;
+  while (start < all.size()) {
+    std::size_t end = all.find('\n', start);
+    if (end == std::string::npos) end = all.size();
+    std::string line = all.substr(start, end - start);
+    std::size_t eq = line.find('=');
+    if (eq != std::string::npos && eq > 0 && eq + 1 < line.size()) out.emplace_back(line.substr(0, eq), line.substr(eq + 1));
+    start = end + 1;
+  }
+  return out;
+}
+
+// The libraries loaded as adapters, so that one loaded twice is refused: a plugin has
+// one state per process, which a second init would overwrite under the first's name.
+std::vector<std::pair<void*, std::string>> g_libraries;
 
 }  // namespace
 
@@ -99,12 +169,18 @@ AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
   if (!entry) throw fail("exports no hostcb_adapter_v1()");
   const hostcb_adapter* table = entry();
   if (!table) throw fail("hostcb_adapter_v1() returned NULL");
-  if (table->abi_version != HOSTCB_ADAPTER_ABI_VERSION)
-    throw fail(str("built for adapter ABI version ", table->abi_version, "; this hostcb speaks ",
+  for (const auto& [handle, name] : g_libraries)
+    if (handle == library)
+      throw fail(str("is already loaded, as '", name, "'; a plugin has one state per process, so it is loaded once"));
+  if (table->abi_version < 1 || table->abi_version > HOSTCB_ADAPTER_ABI_VERSION)
+    throw fail(str("built for adapter ABI version ", table->abi_version, "; this hostcb speaks 1 to ",
                    HOSTCB_ADAPTER_ABI_VERSION));
-  if (table->struct_size < HOSTCB_SIZE_THROUGH(describe))
-    throw fail(str("its struct hostcb_adapter is ", table->struct_size, " bytes; version 1 has ",
-                   HOSTCB_SIZE_THROUGH(describe)));
+  // Each version's struct ends at its last member; a plugin's may be longer (a later
+  // version's), never shorter.
+  const std::size_t need = table->abi_version == 1 ? HOSTCB_SIZE_THROUGH(describe) : HOSTCB_SIZE_THROUGH(versions);
+  if (table->struct_size < need)
+    throw fail(str("its struct hostcb_adapter is ", table->struct_size, " bytes; version ", table->abi_version,
+                   " has ", need));
   if (!table->launch_host_func) throw fail("has no launch_host_func (required)");
   // Without options the name is checked before init (a refused adapter never runs), and
   // after init in any case: the ABI lets init set it from its options.
@@ -128,9 +204,14 @@ AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
     if (table->teardown) table->teardown();  // init ran: a refused adapter is torn down
     throw;
   }
+  // Only what the plugin has: members past its struct_size (a version-1 plugin's) stay NULL.
   hostcb_adapter copy{};
-  copy = *table;  // struct_size >= ours for version 1: the whole struct is there
-  AdapterInfo info{name, s.path, table->describe && table->describe() ? table->describe() : ""};
+  std::memcpy(&copy, table, std::min<std::size_t>(table->struct_size, sizeof copy));
+  AdapterInfo info;
+  info.name = name;
+  info.path = s.path;
+  info.describe = copy.describe && copy.describe() ? copy.describe() : "";
+  if (copy.versions) info.versions = parse_versions(copy.versions());
   if (!keep) {
     if (table->teardown) table->teardown();
     return info;
@@ -142,6 +223,7 @@ AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
     throw fail(e.what());
   }
   g_loaded.push_back(info);
+  g_libraries.emplace_back(library, name);
   if (table->teardown) g_teardowns.push_back(table->teardown);
   return info;
 }

@@ -18,6 +18,7 @@ struct AdapterInfo {
   std::string name;
   std::string path;
   std::string describe;  // what the adapter says it drives, with versions
+  std::vector<std::pair<std::string, std::string>> versions;
 };
 
 inline constexpr int kAllDevices = -1;

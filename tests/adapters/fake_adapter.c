@@ -1,8 +1,10 @@
 /*
  * Adapters for testing the loader without a GPU, one variant per build (FAKE_VARIANT):
- *   ok            "fake": calls fn(user_data) at once, from a thread of its own
+ *   ok            "fake": every operation calls fn(user_data) at once, from a thread of
+ *                 its own, and appends its name to $FAKE_ADAPTER_LOG (when set);
+ *                 versions() says "fake-binding=1.2.3" and "python=3.0.0"
  *   no_symbol     exports no hostcb_adapter_v1
- *   wrong_abi     says ABI version 2
+ *   wrong_abi     says ABI version 3
  *   small_struct  says its struct is 8 bytes
  *   no_launch     has no launch_host_func
  *   bad_name      is called "bad-name"
@@ -17,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static int adapter_node_token;
 
 struct call {
   hostcb_host_fn fn;
@@ -38,6 +42,46 @@ static int launch_host_func(void *stream, hostcb_host_fn fn, void *user_data) {
   pthread_join(thread, NULL);
   return 0;
 }
+
+static void log_line(const char *line);
+
+/* The version-2 operations: each proves the pointers arrived by calling fn at once. */
+static int add_host_node(void *graph, void *const *deps, size_t num_deps, hostcb_host_fn fn, void *user_data,
+                         void **node_out) {
+  (void)graph, (void)deps, (void)num_deps;
+  log_line("add_host_node");
+  *node_out = (void *)&adapter_node_token;
+  return launch_host_func(NULL, fn, user_data);
+}
+static int add_stream_callback(void *stream, hostcb_stream_callback callback, void *user_data) {
+  log_line("add_stream_callback");
+  callback(stream, 0, user_data);
+  return 0;
+}
+static int begin_capture(void *stream, int mode) {
+  (void)stream;
+  char line[40];
+  snprintf(line, sizeof line, "begin_capture %d", mode);
+  log_line(line);
+  return 0;
+}
+static int end_capture(void *stream, void **graph_out) {
+  (void)stream;
+  log_line("end_capture");
+  *graph_out = (void *)&adapter_node_token; /* a stand-in: the stub family releases it unused */
+  return 0;
+}
+static int graph_set_host_node(void *graph, void *node, hostcb_host_fn fn, void *user_data) {
+  (void)graph, (void)node;
+  log_line("graph_set_host_node");
+  return launch_host_func(NULL, fn, user_data);
+}
+static int exec_set_host_node(void *exec, void *node, hostcb_host_fn fn, void *user_data) {
+  (void)exec, (void)node;
+  log_line("exec_set_host_node");
+  return launch_host_func(NULL, fn, user_data);
+}
+static const char *versions(void) { return "fake-binding=1.2.3\npython=3.0.0\n"; }
 
 static int init_fails(const char *options) {
   (void)options;
@@ -78,11 +122,12 @@ static const char *describe(void) { return "fake adapter for tests"; }
 #define VARIANT STR(FAKE_VARIANT)
 
 static struct hostcb_adapter adapter = {
-    HOSTCB_ADAPTER_ABI_VERSION, sizeof(struct hostcb_adapter), "fake", NULL, NULL, launch_host_func, NULL, NULL,
-    why, describe};
+    HOSTCB_ADAPTER_ABI_VERSION, sizeof(struct hostcb_adapter), "fake", NULL, NULL, launch_host_func,
+    add_host_node, add_stream_callback, why, describe,
+    begin_capture, end_capture, graph_set_host_node, exec_set_host_node, versions};
 
 static const struct hostcb_adapter *make(void) {
-  if (strcmp(VARIANT, "wrong_abi") == 0) adapter.abi_version = 2;
+  if (strcmp(VARIANT, "wrong_abi") == 0) adapter.abi_version = 3;
   if (strcmp(VARIANT, "small_struct") == 0) adapter.struct_size = 8;
   if (strcmp(VARIANT, "no_launch") == 0) adapter.launch_host_func = NULL;
   if (strcmp(VARIANT, "bad_name") == 0) adapter.name = "bad-name";

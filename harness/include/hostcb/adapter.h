@@ -1,5 +1,5 @@
 /*
- * hostcb adapter ABI, version 1: how hostcb runs its scenarios through someone else's
+ * hostcb adapter ABI, version 2: how hostcb runs its scenarios through someone else's
  * forwarding layer (a Python binding, a C++ wrapper, a framework's stream class)
  * without being rebuilt. Plain C; no C++ and no CUDA header needed.
  *
@@ -11,13 +11,25 @@
  * Calls hostcb makes, in order:
  *   init(options)      once per process, before anything else; options is the text
  *                      after '@' in `--adapter PATH@OPTIONS`, or NULL. Non-zero: refused.
- *                      hostcb reads `name` after init, so init may set it from options.
- *   launch_host_func   for each host function a scenario enqueues, on the thread that
- *   add_host_node      runs the scenario; never on a CUDA callback thread
- *   add_stream_callback
+ *                      hostcb reads `name`, `describe` and `versions` after init, so
+ *                      init may set them from its options.
+ *   the operations     launch_host_func, add_host_node, add_stream_callback,
+ *                      begin_capture .. end_capture, graph_set_host_node,
+ *                      exec_set_host_node: as a scenario needs them, on the thread that
+ *                      runs the scenario (one at a time, several threads in the
+ *                      concurrency family); never on a CUDA callback thread
  *   teardown()         once, when the process is done with the adapter
  * The functions hostcb passes (fn, callback) must be called the way the layer calls
- * its users' functions: that is what is under test.
+ * its users' functions: that is what is under test. Whatever the layer keeps to make
+ * that call (a record, a Python object, a copy of a callable) is the layer's to keep
+ * alive for as long as CUDA may call it: hostcb may drop its own copies, destroy the
+ * graph after instantiating it, clone it, instantiate it twice, or update the exec.
+ *
+ * Versions: a plugin sets abi_version to the version it was built for and struct_size
+ * to the size of its struct. Later versions only append members; hostcb reads none
+ * past struct_size, so a plugin built for version 1 (the struct up to `describe`)
+ * loads and runs as before, and the operations it lacks are listed as excluded.
+ * The entry point keeps its name, hostcb_adapter_v1, in every version.
  */
 #ifndef HOSTCB_ADAPTER_H
 #define HOSTCB_ADAPTER_H
@@ -28,7 +40,7 @@
 extern "C" {
 #endif
 
-#define HOSTCB_ADAPTER_ABI_VERSION 1
+#define HOSTCB_ADAPTER_ABI_VERSION 2
 
 /* A host function, as cudaHostFn_t / CUhostFn. */
 typedef void (*hostcb_host_fn)(void *user_data);
@@ -69,6 +81,32 @@ struct hostcb_adapter {
   /* Optional. What the layer drives, with versions, for reports
    * (e.g. "cuda-bindings 13.3.1"). */
   const char *(*describe)(void);
+
+  /* ---- version 2: the operations a layer may own beyond the enqueue. Each is
+   * optional (NULL: the layer has no such path, and scenarios that need it are listed
+   * as excluded, naming the missing member). Each returns 0 or a CUDA error code. */
+
+  /* Begin a capture on `stream` with the layer's own capture API, in `mode` (0 global,
+   * 1 thread-local, 2 relaxed: cudaStreamCaptureMode's and CUstreamCaptureMode's
+   * numbers), and end it, storing the graph in *graph_out (a cudaGraph_t, which hostcb
+   * then owns and destroys). Between the two, hostcb enqueues host functions on the
+   * stream through launch_host_func. Both or neither. */
+  int (*begin_capture)(void *stream, int mode);
+  int (*end_capture)(void *stream, void **graph_out);
+
+  /* Make `node`, a host node of `graph` that add_host_node or a capture through
+   * launch_host_func made, call fn(user_data) from now on: cudaGraphHostNodeSetParams.
+   * Execs made before keep calling what they called. */
+  int (*graph_set_host_node)(void *graph, void *node, hostcb_host_fn fn, void *user_data);
+  /* Make `exec`'s instance of `node` (a node of the graph `exec` was made from) call
+   * fn(user_data) from its next launch: cudaGraphExecHostNodeSetParams. The graph and
+   * other execs are unchanged. hostcb gives no notice when the exec is destroyed. */
+  int (*exec_set_host_node)(void *exec, void *node, hostcb_host_fn fn, void *user_data);
+
+  /* Optional. The packages the layer drives and their versions, for reports and the
+   * nightly matrix: one `name=version` per line, e.g. "cuda-bindings=13.3.1\npython=3.12.3".
+   * NULL or "" when unknown. */
+  const char *(*versions)(void);
 };
 
 #if defined(__GNUC__)

@@ -1,0 +1,35 @@
+// The gate axis: a stream held shut while host work is enqueued behind it, so a host
+// function or stream callback runs only after the call that enqueued it has returned
+// and the caller's stack has been overwritten. A layer that keeps a pointer to its own
+// temporaries (a record on its stack, a callable passed by reference) is then caught,
+// where an open stream would have run the callback before the temporaries were gone.
+// libcu++'s host_launch test holds its stream with an atomic gate the same way.
+#pragma once
+#include "cuda/cuda_handles.hpp"
+#include "model/axes.hpp"
+
+namespace hostcb::cases {
+
+class StreamGate {
+ public:
+  StreamGate();
+  ~StreamGate();  // opens the gate: a scenario that throws never leaves the kernel spinning
+  StreamGate(const StreamGate&) = delete;
+  StreamGate& operator=(const StreamGate&) = delete;
+
+  // Enqueues the kernel that spins until open() (or, as a backstop, about 20 s).
+  void hold(cudaStream_t stream);
+  void open();
+
+ private:
+  PinnedMemory flag_;
+};
+
+// Overwrites a stretch of this thread's stack below the caller with a pattern: what the
+// calls before left there (a layer's temporaries) is gone.
+void scrub_stack();
+
+// Whether `p` holds its stream (gate=held); families without the axis never do.
+bool gate_held(const Params& p);
+
+}  // namespace hostcb::cases
