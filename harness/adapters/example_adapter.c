@@ -5,6 +5,7 @@
  */
 #include <cuda_runtime_api.h>
 #include <hostcb/adapter.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static int launch_host_func(void *stream, hostcb_host_fn fn, void *user_data) {
@@ -42,7 +43,31 @@ static int add_stream_callback(void *stream, hostcb_stream_callback callback, vo
   return (int)rc;
 }
 
+/* Version 2: the capture and the host-node updates, each the runtime call itself. */
+static int begin_capture(void *stream, int mode) {
+  return (int)cudaStreamBeginCapture((cudaStream_t)stream, (enum cudaStreamCaptureMode)mode);
+}
+static int end_capture(void *stream, void **graph_out) {
+  return (int)cudaStreamEndCapture((cudaStream_t)stream, (cudaGraph_t *)graph_out);
+}
+static int graph_set_host_node(void *graph, void *node, hostcb_host_fn fn, void *user_data) {
+  (void)graph; /* a layer that owns records would tie the new one to the graph here */
+  struct cudaHostNodeParams params = {fn, user_data};
+  return (int)cudaGraphHostNodeSetParams((cudaGraphNode_t)node, &params);
+}
+static int exec_set_host_node(void *exec, void *node, hostcb_host_fn fn, void *user_data) {
+  struct cudaHostNodeParams params = {fn, user_data};
+  return (int)cudaGraphExecHostNodeSetParams((cudaGraphExec_t)exec, (cudaGraphNode_t)node, &params);
+}
+
 static const char *describe(void) { return "example adapter over the CUDA runtime (cudaLaunchHostFunc)"; }
+
+/* The runtime this plugin was built with, as "cudart=MAJOR.MINOR". */
+static const char *versions(void) {
+  static char text[32];
+  snprintf(text, sizeof text, "cudart=%d.%d\n", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+  return text;
+}
 
 static const struct hostcb_adapter adapter = {
     HOSTCB_ADAPTER_ABI_VERSION, sizeof(struct hostcb_adapter), "example",
@@ -51,6 +76,7 @@ static const struct hostcb_adapter adapter = {
     launch_host_func, add_host_node, add_stream_callback,
     NULL,             /* last_error */
     describe,
+    begin_capture, end_capture, graph_set_host_node, exec_set_host_node, versions,
 };
 
 const struct hostcb_adapter *hostcb_adapter_v1(void) { return &adapter; }
