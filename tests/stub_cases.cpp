@@ -149,7 +149,7 @@ void register_stub_cases(Registry& registry) {
   Family control;
   control.name = "stub_control";
   control.needs_gpu = false;
-  control.axes = {Axis::choice("case", {"caught_fail", "caught_crash", "escapes"})};
+  control.axes = {Axis::choice("case", {"caught_fail", "caught_crash", "escapes", "needs_more_devices"})};
   control.body = [](ScenarioRun& run) {
     const std::string& c = run.param("case");
     behave(run, c == "caught_fail" ? "fail" : c == "caught_crash" ? "crash" : "pass");
@@ -157,6 +157,11 @@ void register_stub_cases(Registry& registry) {
   control.control = [](const Params& p) -> std::optional<ExpectedVerdict> {
     if (p.get("case") == "caught_crash") return ExpectedVerdict{{Status::error}, "SEGV"};  // ASan: "SEGV on"
     return ExpectedVerdict{{Status::failed}, ""};
+  };
+  control.requirements = [](const Params& p) {
+    Requirements needs;
+    if (p.get("case") == "needs_more_devices") needs.min_devices = 64;  // never met here: skipped
+    return needs;
   };
   registry.add(control);
 }

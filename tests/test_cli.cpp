@@ -37,7 +37,7 @@ TEST_CASE("list prints every scenario id, one per line", "[cli]") {
   CHECK(r.code == kExitPassed);
   // replay, ordering, lifetime, update, topology, concurrency, contracts, multi_gpu,
   // callback_fault, stream_callback, stream_host_func, capture_contract, device_fault
-  CHECK(lines(r.out) == 180 + 72 + 132 + 168 + 112 + 72 + 10 + 28 + 4 + 36 + 36 + 6 + 24);
+  CHECK(lines(r.out) == 180 + 72 + 132 + 168 + 116 + 72 + 10 + 28 + 16 + 36 + 36 + 6 + 24);
   CHECK(contains(r.out, "replay/api=driver/forward=direct/build=capture_global/replays=5/sync=each\n"));
   CHECK(contains(r.out, "capture_contract/api=runtime/mode=relaxed\n"));
   CHECK_FALSE(contains(r.out, "fault=crashes"));
@@ -49,7 +49,7 @@ TEST_CASE("list honours filters and axis overrides and controls", "[cli]") {
   CHECK(contains(cli({"list", "--axis", "replays=7"}).out, "replays=7/sync=end\n"));
   CliResult controls = cli({"list", "--controls", "--filter", "callback_fault/*"});
   CHECK(controls.code == kExitPassed);
-  CHECK(lines(controls.out) == 2 * 3 * 8);  // excluded wrapper defects are listed, with why
+  CHECK(lines(controls.out) == 2 * 3 * 8);  // and the excluded wrapper defects, with why
   CHECK(contains(controls.out, "fault=blocks\t(known-bad control: must end error mentioning 'timed out at launch 2 of 3')"));
 }
 
@@ -107,7 +107,7 @@ TEST_CASE("list --families names each family with its count, axes and summary", 
   CHECK(r.code == kExitPassed);
   CHECK(lines(r.out) == 13);
   CHECK(r.out.rfind("replay\t180 scenarios\taxes: api forward build replays sync\ta graph of", 0) == 0);
-  CHECK(r.err == "880 scenarios in the families listed\n");
+  CHECK(r.err == "896 scenarios in the families listed\n");
 }
 
 TEST_CASE("a mistyped family or negative pattern is refused with a hint", "[cli]") {

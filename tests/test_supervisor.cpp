@@ -300,12 +300,17 @@ TEST_CASE("the self-test judges controls: caught ones pass, one that escapes is 
   Selection only;
   only.only_controls = true;
   auto plan = f.registry.plan(only);
-  REQUIRE(plan.size() == 3);
+  REQUIRE(plan.size() == 4);
   auto outcomes = judge_controls(plan, f.run(plan));
-  REQUIRE(outcomes.size() == 3);
+  REQUIRE(outcomes.size() == 4);
   CHECK(outcomes[0].caught);   // caught_fail
   CHECK(outcomes[1].caught);   // caught_crash
   CHECK_FALSE(outcomes[2].caught);  // escapes: passed although it must fail
+  CHECK_FALSE(outcomes[2].skipped);
   CHECK(contains(controls_table(outcomes), "stub_control/case=escapes"));
   CHECK(contains(outcomes[2].observed, "passed"));
+  // A control this machine cannot run is neither caught nor an escape.
+  CHECK_FALSE(outcomes[3].caught);
+  CHECK(outcomes[3].skipped);
+  CHECK(contains(outcomes[3].observed, "needs 64 CUDA devices"));
 }

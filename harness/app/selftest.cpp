@@ -31,7 +31,7 @@ std::vector<ControlOutcome> judge_controls(const std::vector<Scenario>& plan, co
     std::string said = what_it_said(r);
     outcomes.push_back({plan[i].id, plan[i].control->describe(),
                         std::string(status_name(r.status)) + (said.empty() ? "" : ": " + said),
-                        verdict_matches(r, *plan[i].control)});
+                        verdict_matches(r, *plan[i].control), r.status == Status::skipped});
   }
   return outcomes;
 }
@@ -46,7 +46,7 @@ std::string controls_table(const std::vector<ControlOutcome>& outcomes) {
   std::string table = pad("control", id_width) + "  " + pad("expected", expected_width) + "  caught  observed\n";
   for (const auto& o : outcomes) {
     std::string observed = o.observed.size() > 120 ? o.observed.substr(0, 117) + "..." : o.observed;
-    table += pad(o.id, id_width) + "  " + pad(o.expected, expected_width) + "  " + pad(o.caught ? "yes" : "NO", 6) +
+    table += pad(o.id, id_width) + "  " + pad(o.expected, expected_width) + "  " + pad(o.caught ? "yes" : o.skipped ? "-" : "NO", 6) +
              "  " + observed + "\n";
   }
   return table;

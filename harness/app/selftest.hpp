@@ -14,6 +14,7 @@ struct ControlOutcome {
   std::string expected;  // ExpectedVerdict::describe()
   std::string observed;  // status, and the first line of what it said
   bool caught = false;
+  bool skipped = false;  // could not run here (a requirement unmet): neither caught nor escaped
 };
 
 // Whether `result` is the verdict `expected` asks for.

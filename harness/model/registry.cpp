@@ -55,7 +55,8 @@ Scenario Registry::make_scenario(const Family& family, Params params) const {
   Scenario scenario{scenario_id(family.name, params), &family, std::move(params), {}, std::nullopt, {}, 0};
   if (family.excluded)
     if (auto reason = family.excluded(scenario.params)) scenario.excluded_reason = *reason;
-  if (family.control) scenario.control = family.control(scenario.params);
+  // A combination that cannot exist cannot be a control either: it would never run.
+  if (family.control && scenario.excluded_reason.empty()) scenario.control = family.control(scenario.params);
   if (family.requirements) scenario.requirements = family.requirements(scenario.params);
   if (family.timeout) scenario.timeout_s = family.timeout(scenario.params);
   return scenario;
