@@ -23,11 +23,26 @@ std::string counts_text(const Counts& c) {
   return text;
 }
 
-// What tells columns apart in a header: "#2 580.159.04, CUDA 12.4, device 1". The GPU and
-// host are in the environments table (and the page's header tooltips).
+// What tells columns apart in a header: "#2 580.159.04, CUDA 12.4, device 1, cuda-bindings
+// 13.3.1". The GPU and host are in the environments table (and the page's header tooltips).
 std::string short_label(const Matrix& m, std::size_t column) {
   const MatrixColumn& c = m.columns[column];
-  return str("#", column + 1, " ", c.driver.empty() ? "driver ?" : c.driver, ", CUDA ", c.runtime, ", device ", c.device);
+  std::string label = str("#", column + 1, " ", c.driver.empty() ? "driver ?" : c.driver, ", CUDA ", c.runtime, ", device ", c.device);
+  if (!c.layers.empty()) label += ", " + layers_label(c.layers);
+  return label;
+}
+
+// The environments table's layers cell: each layer's name and versions, or its whole
+// describe text where it has no versions (the table has room the column heads lack).
+std::string layers_text(const MatrixColumn& c) {
+  std::string text;
+  for (const auto& layer : c.layers) {
+    text += str(text.empty() ? "" : "; ", layer.name, ": ");
+    if (layer.versions.empty()) text += first_line(layer.describe);
+    for (std::size_t i = 0; i < layer.versions.size(); ++i)
+      text += str(i ? ", " : "", layer.versions[i].first, " ", layer.versions[i].second);
+  }
+  return text.empty() ? "none" : text;
 }
 
 // --- Markdown ----------------------------------------------------------------------------
@@ -81,7 +96,7 @@ std::string html_column_heads(const Matrix& m) {
     const MatrixColumn& col = m.columns[c];
     out += str("<th class=\"env\" title=\"", xml_attribute(col.label), "\">#", c + 1, "<br/><span class=\"sub\">",
                xml_text(col.driver.empty() ? "driver ?" : col.driver), "<br/>CUDA ", xml_text(col.runtime), " · dev ",
-               xml_text(col.device), "</span></th>");
+               xml_text(col.device), col.layers.empty() ? "" : "<br/>" + xml_text(layers_label(col.layers)), "</span></th>");
   }
   return out;
 }
@@ -152,12 +167,13 @@ std::string matrix_markdown(const MatrixReport& report) {
       out += "\n";
     }
   }
-  out += "## Environments\n\n| # | driver | CUDA (driver) | runtime | GPU | host | device | results |\n|---|---|---|---|---|---|---|---|\n";
+  out += "## Environments\n\n| # | driver | CUDA (driver) | runtime | GPU | host | device | layers | results |\n"
+         "|---|---|---|---|---|---|---|---|---|\n";
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const MatrixColumn& col = m.columns[c];
     out += str("| ", c + 1, " | ", markdown_cell(col.driver.empty() ? "?" : col.driver), " | ", col.cuda_by_driver, " | ",
                col.runtime, " | ", markdown_cell(col.gpu), " | ", markdown_cell(col.host), " | ", col.device, " | ",
-               counts_text(column_counts(m, c)), " |\n");
+               markdown_cell(layers_text(col)), " | ", counts_text(column_counts(m, c)), " |\n");
   }
   out += "\n## Every scenario\n\n" + md_table_head(m);
   for (const auto& id : m.scenarios) {
@@ -219,12 +235,13 @@ std::string matrix_html(const MatrixReport& report) {
   }
 
   out += "<h2>Environments</h2>\n<table>\n<tr><th>#</th><th>driver</th><th>CUDA (driver)</th><th>runtime</th>"
-         "<th>GPU</th><th>host</th><th>device</th><th>hostcb</th><th>results</th><th>file</th></tr>\n";
+         "<th>GPU</th><th>host</th><th>device</th><th>layers</th><th>hostcb</th><th>results</th><th>file</th></tr>\n";
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const MatrixColumn& col = m.columns[c];
     out += str("<tr><td>", c + 1, "</td><td>", xml_text(col.driver.empty() ? "?" : col.driver), "</td><td>",
                xml_text(col.cuda_by_driver), "</td><td>", xml_text(col.runtime), "</td><td>", xml_text(col.gpu),
-               "</td><td>", xml_text(col.host), "</td><td>", xml_text(col.device), "</td><td>", xml_text(col.git_revision), "</td><td>",
+               "</td><td>", xml_text(col.host), "</td><td>", xml_text(col.device), "</td><td>", xml_text(layers_text(col)),
+               "</td><td>", xml_text(col.git_revision), "</td><td>",
                xml_text(counts_text(column_counts(m, c))), "</td><td>", xml_text(col.source), "</td></tr>\n");
   }
   out += "</table>\n<h2>Every scenario</h2>\n<p class=\"meta\">Hover a cell for its message.</p>\n<table>\n"
