@@ -4,6 +4,7 @@
 
 #include "model/errors.hpp"
 #include "model/result.hpp"
+#include "reports/matrix_explain.hpp"
 #include "reports/xml_escape.hpp"
 
 namespace hostcb {
@@ -55,6 +56,17 @@ std::string md_table_head(const Matrix& m) {
   return out + "\n";
 }
 
+// Before any table: the differing rows as a few axis patterns (matrix_explain.hpp).
+std::string md_explanation(const Matrix& m) {
+  DiffExplanation why = explain_differences(m);
+  std::string out = str("### What differs: ", why.rows, " scenario(s) whose result is not the same everywhere\n\n");
+  if (why.rows == 0) return out + "Every scenario has the same result in every environment.\n\n";
+  for (const auto& line : why.lines) out += "- " + markdown_cell(line.text()) + "\n";
+  if (why.lines_left_off)
+    out += str("- and ", why.lines_left_off, " more line(s) (", why.rows_left_off, " scenarios): the tables below have them\n");
+  return out + "\n";
+}
+
 std::string md_status(const MatrixCell* cell) {
   if (!cell) return "·";
   std::string name = status_name(cell->status);
@@ -82,6 +94,7 @@ td.s { text-align: center; font-size: 12px; white-space: nowrap; }
 td.msg { font-size: 12px; max-width: 60em; }
 th.env { text-align: center; } .sub { font-weight: normal; font-size: 11px; color: #555; white-space: nowrap; }
 tr.diff td.id { background: #fff4d6; }
+ul.why li { font-family: ui-monospace, monospace; font-size: 12px; margin: 0.2em 0; }
 )";
 
 std::string html_cell(const MatrixCell* cell) {
@@ -99,6 +112,17 @@ std::string html_column_heads(const Matrix& m) {
                xml_text(col.device), col.layers.empty() ? "" : "<br/>" + xml_text(layers_label(col.layers)), "</span></th>");
   }
   return out;
+}
+
+std::string html_explanation(const Matrix& m) {
+  DiffExplanation why = explain_differences(m);
+  std::string out = str("<h3>What differs: ", why.rows, " scenario(s) whose result is not the same everywhere</h3>\n");
+  if (why.rows == 0) return out + "<p>Every scenario has the same result in every environment.</p>\n";
+  out += "<ul class=\"why\">\n";
+  for (const auto& line : why.lines) out += "<li>" + xml_text(line.text()) + "</li>\n";
+  if (why.lines_left_off)
+    out += str("<li>and ", why.lines_left_off, " more line(s) (", why.rows_left_off, " scenarios): the tables below have them</li>\n");
+  return out + "</ul>\n";
 }
 
 std::string html_card(const std::string& label, std::size_t value, const char* tone) {
@@ -142,6 +166,7 @@ std::string matrix_markdown(const MatrixReport& report) {
   std::vector<std::string> differing = m.differing();
   std::string out = str("# hostcb driver matrix\n\n", m.scenarios.size(), " scenarios in ", m.columns.size(),
                         " environments, generated ", report.generated_utc, ".\n\n## What changed\n\n");
+  out += md_explanation(m);
   out += str("### Passes in one environment, fails in another: ", differing.size(), "\n\n");
   if (differing.empty()) {
     out += "Every scenario that passed somewhere passed everywhere it ran.\n\n";
@@ -205,6 +230,7 @@ std::string matrix_html(const MatrixReport& report) {
   out += html_card("failed, error or xpass cells", bad_cells, bad_cells ? "bad" : "good");
   out += html_card("cells", cells, "");
   out += "</div>\n<h2>What changed</h2>\n";
+  out += html_explanation(m);
 
   out += str("<h3>Passes in one environment, fails in another: ", differing.size(), "</h3>\n");
   if (differing.empty()) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `hostcb report` end to end on results files: two runs that differ only in a layer's
 # versions are two columns, each labelled with its versions; an old format 2 file (describe
-# text only) merges with a format 3 one, told apart by the describe text.
+# text only) merges with a format 3 one, told apart by the describe text; "What differs"
+# explains the differing rows in one line.
 # Usage: e2e_report.sh HOSTCB_STUB INPUTS_DIR WORK_DIR
 set -u
 stub="$1" inputs="$2" work="$3"
@@ -31,4 +32,7 @@ grep -q '#1 580.159.04, CUDA 13.0, device 0, cuda.*runtime.*: Python 3.12.3; cud
   fail "the format 2 column is not told apart by its describe text: $(grep '^| scenario' "$work/mixed.md")"
 grep -q '#2 580.159.04, CUDA 13.0, device 0, cuda-bindings 13.5.0, cuda-python 13.5.0 |' "$work/mixed.md" ||
   fail "the format 3 column: $(grep '^| scenario' "$work/mixed.md")"
-echo "report: layer versions label the columns; format 2 merges with format 3"
+# The differing rows explained before the tables: replays 2 and 5 crashed under 13.3.1 only.
+grep -q '^- replay\\: replays ≥ 2 \\(4 scenarios\\)\\: error in \\#1, passed in \\#2$' "$work/mixed.md" ||
+  fail "no explanation line: $(grep -A3 'What differs' "$work/mixed.md")"
+echo "report: layer versions label the columns; format 2 merges with format 3; the differences explained"
