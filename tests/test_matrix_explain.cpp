@@ -119,7 +119,7 @@ TEST_CASE("rows no few patterns describe are listed, the first five and how many
                           "stub (1 scenario): passed in #1, not run in #2: stub/g"});
 }
 
-TEST_CASE("whole families that differ the same way share a line; the lines are capped", "[matrix][explain]") {
+TEST_CASE("whole families that differ the same way share a line and the lines are capped", "[matrix][explain]") {
   std::vector<std::string> scenarios;
   for (int f = 0; f < 14; ++f)
     for (const char* v : {"1", "2"}) scenarios.push_back(str("fam", f, "/n=", v));
