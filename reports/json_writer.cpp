@@ -16,7 +16,11 @@ nlohmann::ordered_json environment_json(const Environment& env) {
                        {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
                        {"uuid", d.uuid}});
   nlohmann::ordered_json adapters = nlohmann::ordered_json::array();
-  for (const auto& a : env.adapters) adapters.push_back({{"name", a.name}, {"path", a.path}, {"describe", a.describe}});
+  for (const auto& a : env.adapters) {
+    nlohmann::ordered_json versions = nlohmann::ordered_json::object();
+    for (const auto& [package, version] : a.versions) versions[package] = version;
+    adapters.push_back({{"name", a.name}, {"path", a.path}, {"describe", a.describe}, {"versions", versions}});
+  }
   return {{"hostcb_version", env.hostcb_version},
           {"git_revision", env.git_revision},
           {"command_line", env.command_line},

@@ -1,5 +1,5 @@
 // Results as versioned JSON, for tools and for merging many runs into one matrix.
-// Format "hostcb-results", format_version 1: see README.md ("Reports").
+// Format "hostcb-results": see docs/reports.md.
 #pragma once
 #include <string>
 
@@ -8,7 +8,8 @@
 namespace hostcb {
 
 // 2: statuses xfail and xpass, per-result device and expectation, the driver's version string.
-inline constexpr int kResultsFormatVersion = 2;
+// 3: each adapter's "versions" (name -> version of what it drives).
+inline constexpr int kResultsFormatVersion = 3;
 
 std::string results_json(const RunReport& report);
 

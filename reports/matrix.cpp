@@ -32,10 +32,12 @@ void check_format(const nlohmann::ordered_json& doc, const std::string& path, co
                   std::initializer_list<int> versions, const char* what) {
   if (!doc.is_object() || !doc.contains("format") || doc.at("format") != format)
     throw UsageError(str(path, ": not a ", what, " (\"format\" is not \"", format, "\")"));
-  std::string known;
+  std::string known;  // "1", "1 or 2", "1, 2 or 3"
   bool ok = false;
+  std::size_t i = 0;
   for (int v : versions) {
-    known += str(known.empty() ? "" : " or ", v);
+    known += str(i == 0 ? "" : i + 1 == versions.size() ? " or " : ", ", v);
+    ++i;
     ok = ok || (doc.contains("format_version") && doc.at("format_version").is_number_integer() &&
                 doc.at("format_version") == v);
   }
@@ -55,7 +57,39 @@ std::string headline(const Result& r) {
   return first_line(text);
 }
 
-std::string column_key(const MatrixColumn& c) { return c.host + "|" + c.gpu + "|" + c.device + "|" + c.runtime; }
+// A column without layers keeps the key it had before layers were keyed, so last night's
+// matrix still matches it.
+std::string column_key(const MatrixColumn& c) {
+  std::string key = c.host + "|" + c.gpu + "|" + c.device + "|" + c.runtime;
+  for (const auto& layer : c.layers) {
+    key += "|" + layer.name + " ";
+    if (layer.versions.empty()) key += "describe=" + layer.describe;  // format 1 and 2: all there is
+    for (std::size_t i = 0; i < layer.versions.size(); ++i)
+      key += str(i ? "," : "", layer.versions[i].first, "=", layer.versions[i].second);
+  }
+  return key;
+}
+
+// "Python 3.12.3 (/venv/bin/python3); cuda-bindings 13.3.1; via x" -> "Python 3.12.3;
+// cuda-bindings 13.3.1; via x", cut to a label's length: parentheses hold paths and asides.
+std::string short_describe(const std::string& describe) {
+  constexpr std::size_t kMax = 48;
+  std::string text;
+  int depth = 0;
+  for (char c : first_line(describe)) {
+    if (c == '(') ++depth;
+    if (depth == 0 && !(c == ' ' && (text.empty() || text.back() == ' '))) text += c;
+    if (c == ')' && depth > 0) --depth;
+  }
+  for (std::size_t at; (at = text.find(" ;")) != std::string::npos;) text.erase(at, 1);
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  if (text.size() > kMax) {
+    std::size_t cut = kMax - 3;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+    text = text.substr(0, cut) + "...";
+  }
+  return text.empty() ? "?" : text;
+}
 
 std::size_t column_for(Matrix& matrix, MatrixColumn column) {
   column.key = column_key(column);
@@ -69,11 +103,39 @@ std::size_t column_for(Matrix& matrix, MatrixColumn column) {
   column.label = str(column.driver.empty() ? "driver ?" : column.driver, " · CUDA ", column.runtime, " · ", column.gpu,
                      " · ", column.host);
   if (column.device != "0") column.label += " · device " + column.device;
+  if (!column.layers.empty()) column.label += " · " + layers_label(column.layers);
   matrix.columns.push_back(column);
   return matrix.columns.size() - 1;
 }
 
+// The loaded layers as the environment lists them; format 3 adds each one's versions.
+std::vector<MatrixLayer> layers_from_json(const nlohmann::ordered_json& env) {
+  std::vector<MatrixLayer> layers;
+  if (!env.contains("adapters")) return layers;
+  for (const auto& a : env.at("adapters")) {
+    MatrixLayer layer;
+    layer.name = a.at("name").get<std::string>();
+    layer.describe = a.value("describe", "");
+    if (a.contains("versions"))
+      for (const auto& [package, version] : a.at("versions").items())
+        layer.versions.emplace_back(package, version.get<std::string>());
+    layers.push_back(std::move(layer));
+  }
+  return layers;
+}
+
 }  // namespace
+
+std::string layers_label(const std::vector<MatrixLayer>& layers) {
+  std::string label;
+  for (const auto& layer : layers) {
+    label += label.empty() ? "" : " · ";
+    if (layer.versions.empty()) label += layer.name + ": " + short_describe(layer.describe);
+    for (std::size_t i = 0; i < layer.versions.size(); ++i)
+      label += str(i ? ", " : "", layer.versions[i].first, " ", layer.versions[i].second);
+  }
+  return label;
+}
 
 const MatrixCell* Matrix::cell(const std::string& id, std::size_t column) const {
   auto row = cells.find(id);
@@ -97,7 +159,7 @@ std::vector<std::string> Matrix::differing() const {
 
 void add_results_file(Matrix& matrix, const std::string& path) {
   nlohmann::ordered_json doc = read_json(path, "hostcb results file");
-  check_format(doc, path, "hostcb-results", {1, 2}, "hostcb results file");
+  check_format(doc, path, "hostcb-results", {1, 2, 3}, "hostcb results file");
   try {
     const auto& env = doc.at("environment");
     MatrixColumn base;
@@ -108,6 +170,7 @@ void add_results_file(Matrix& matrix, const std::string& path) {
     base.source = path;
     base.started = doc.value("started", "");
     base.git_revision = env.value("git_revision", "");
+    base.layers = layers_from_json(env);
     std::vector<std::string> gpus;
     for (const auto& d : env.at("devices")) gpus.push_back(d.value("name", "?"));
     const auto& selected = env.at("selected_device");
@@ -155,12 +218,25 @@ std::vector<MatrixChange> changes_since(const Matrix& previous, const Matrix& no
   return changes;
 }
 
+namespace {
+nlohmann::ordered_json layers_json(const std::vector<MatrixLayer>& layers) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& layer : layers) {
+    nlohmann::ordered_json versions = nlohmann::ordered_json::object();
+    for (const auto& [package, version] : layer.versions) versions[package] = version;
+    out.push_back({{"name", layer.name}, {"describe", layer.describe}, {"versions", versions}});
+  }
+  return out;
+}
+}  // namespace
+
 std::string matrix_json(const Matrix& matrix) {
   nlohmann::ordered_json columns = nlohmann::ordered_json::array();
   for (const auto& c : matrix.columns)
     columns.push_back({{"key", c.key}, {"label", c.label}, {"driver", c.driver}, {"cuda_by_driver", c.cuda_by_driver},
                        {"runtime", c.runtime}, {"gpu", c.gpu}, {"host", c.host}, {"device", c.device},
-                       {"source", c.source}, {"started", c.started}, {"git_revision", c.git_revision}});
+                       {"source", c.source}, {"started", c.started}, {"git_revision", c.git_revision},
+                       {"layers", layers_json(c.layers)}});
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& id : matrix.scenarios) {
     nlohmann::ordered_json cells = nlohmann::ordered_json::object();

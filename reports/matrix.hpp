@@ -5,17 +5,32 @@
 #pragma once
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/status.hpp"
 
 namespace hostcb {
 
-struct MatrixColumn {
-  std::string key;    // joins a column with the previous night's: host, GPU, device, runtime
-  std::string label;  // "580.159.04 · CUDA 13.0 · NVIDIA H200 · host"
-  std::string driver, cuda_by_driver, runtime, gpu, host, device, source, started, git_revision;
+// A forwarding layer a run loaded (--adapter), as its results file names it.
+struct MatrixLayer {
+  std::string name, describe;
+  std::vector<std::pair<std::string, std::string>> versions;  // empty in format 1 and 2 files
 };
+
+struct MatrixColumn {
+  // Joins a column with the previous night's: host, GPU, device, runtime and each loaded
+  // layer's name and versions (its describe text where it has none). Not the driver: a new
+  // driver on the same machine is a change, not a new environment.
+  std::string key;
+  std::string label;  // "580.159.04 · CUDA 13.0 · NVIDIA H200 · host · cuda-bindings 13.3.1"
+  std::string driver, cuda_by_driver, runtime, gpu, host, device, source, started, git_revision;
+  std::vector<MatrixLayer> layers;
+};
+
+// The layers' versions, short, for labels: "cuda-bindings 13.3.1" (several joined with " · ");
+// a layer without versions by its name and the start of its describe text. Empty without layers.
+std::string layers_label(const std::vector<MatrixLayer>& layers);
 
 struct MatrixCell {
   Status status = Status::skipped;
@@ -39,7 +54,7 @@ struct Matrix {
   std::vector<std::string> differing() const;
 };
 
-// Adds the results in one `hostcb run --json` file (format 1 or 2): one column per device
+// Adds the results in one `hostcb run --json` file (format 1, 2 or 3): one column per device
 // it ran on. Throws UsageError naming the file for anything unreadable.
 void add_results_file(Matrix& matrix, const std::string& path);
 

@@ -4,6 +4,7 @@
 
 #include "model/errors.hpp"
 #include "model/result.hpp"
+#include "reports/matrix_explain.hpp"
 #include "reports/xml_escape.hpp"
 
 namespace hostcb {
@@ -23,11 +24,26 @@ std::string counts_text(const Counts& c) {
   return text;
 }
 
-// What tells columns apart in a header: "#2 580.159.04, CUDA 12.4, device 1". The GPU and
-// host are in the environments table (and the page's header tooltips).
+// What tells columns apart in a header: "#2 580.159.04, CUDA 12.4, device 1, cuda-bindings
+// 13.3.1". The GPU and host are in the environments table (and the page's header tooltips).
 std::string short_label(const Matrix& m, std::size_t column) {
   const MatrixColumn& c = m.columns[column];
-  return str("#", column + 1, " ", c.driver.empty() ? "driver ?" : c.driver, ", CUDA ", c.runtime, ", device ", c.device);
+  std::string label = str("#", column + 1, " ", c.driver.empty() ? "driver ?" : c.driver, ", CUDA ", c.runtime, ", device ", c.device);
+  if (!c.layers.empty()) label += ", " + layers_label(c.layers);
+  return label;
+}
+
+// The environments table's layers cell: each layer's name and versions, or its whole
+// describe text where it has no versions (the table has room the column heads lack).
+std::string layers_text(const MatrixColumn& c) {
+  std::string text;
+  for (const auto& layer : c.layers) {
+    text += str(text.empty() ? "" : "; ", layer.name, ": ");
+    if (layer.versions.empty()) text += first_line(layer.describe);
+    for (std::size_t i = 0; i < layer.versions.size(); ++i)
+      text += str(i ? ", " : "", layer.versions[i].first, " ", layer.versions[i].second);
+  }
+  return text.empty() ? "none" : text;
 }
 
 // --- Markdown ----------------------------------------------------------------------------
@@ -37,6 +53,17 @@ std::string md_table_head(const Matrix& m) {
   for (std::size_t c = 0; c < m.columns.size(); ++c) out += " " + markdown_cell(short_label(m, c)) + " |";
   out += "\n|---|";
   for (std::size_t c = 0; c < m.columns.size(); ++c) out += "---|";
+  return out + "\n";
+}
+
+// Before any table: the differing rows as a few axis patterns (matrix_explain.hpp).
+std::string md_explanation(const Matrix& m) {
+  DiffExplanation why = explain_differences(m);
+  std::string out = str("### What differs: ", why.rows, " scenario(s) whose result is not the same everywhere\n\n");
+  if (why.rows == 0) return out + "Every scenario has the same result in every environment.\n\n";
+  for (const auto& line : why.lines) out += "- " + markdown_cell(line.text()) + "\n";
+  if (why.lines_left_off)
+    out += str("- and ", why.lines_left_off, " more line(s) (", why.rows_left_off, " scenarios): the tables below have them\n");
   return out + "\n";
 }
 
@@ -67,6 +94,7 @@ td.s { text-align: center; font-size: 12px; white-space: nowrap; }
 td.msg { font-size: 12px; max-width: 60em; }
 th.env { text-align: center; } .sub { font-weight: normal; font-size: 11px; color: #555; white-space: nowrap; }
 tr.diff td.id { background: #fff4d6; }
+ul.why li { font-family: ui-monospace, monospace; font-size: 12px; margin: 0.2em 0; }
 )";
 
 std::string html_cell(const MatrixCell* cell) {
@@ -81,9 +109,20 @@ std::string html_column_heads(const Matrix& m) {
     const MatrixColumn& col = m.columns[c];
     out += str("<th class=\"env\" title=\"", xml_attribute(col.label), "\">#", c + 1, "<br/><span class=\"sub\">",
                xml_text(col.driver.empty() ? "driver ?" : col.driver), "<br/>CUDA ", xml_text(col.runtime), " · dev ",
-               xml_text(col.device), "</span></th>");
+               xml_text(col.device), col.layers.empty() ? "" : "<br/>" + xml_text(layers_label(col.layers)), "</span></th>");
   }
   return out;
+}
+
+std::string html_explanation(const Matrix& m) {
+  DiffExplanation why = explain_differences(m);
+  std::string out = str("<h3>What differs: ", why.rows, " scenario(s) whose result is not the same everywhere</h3>\n");
+  if (why.rows == 0) return out + "<p>Every scenario has the same result in every environment.</p>\n";
+  out += "<ul class=\"why\">\n";
+  for (const auto& line : why.lines) out += "<li>" + xml_text(line.text()) + "</li>\n";
+  if (why.lines_left_off)
+    out += str("<li>and ", why.lines_left_off, " more line(s) (", why.rows_left_off, " scenarios): the tables below have them</li>\n");
+  return out + "</ul>\n";
 }
 
 std::string html_card(const std::string& label, std::size_t value, const char* tone) {
@@ -127,6 +166,7 @@ std::string matrix_markdown(const MatrixReport& report) {
   std::vector<std::string> differing = m.differing();
   std::string out = str("# hostcb driver matrix\n\n", m.scenarios.size(), " scenarios in ", m.columns.size(),
                         " environments, generated ", report.generated_utc, ".\n\n## What changed\n\n");
+  out += md_explanation(m);
   out += str("### Passes in one environment, fails in another: ", differing.size(), "\n\n");
   if (differing.empty()) {
     out += "Every scenario that passed somewhere passed everywhere it ran.\n\n";
@@ -152,12 +192,13 @@ std::string matrix_markdown(const MatrixReport& report) {
       out += "\n";
     }
   }
-  out += "## Environments\n\n| # | driver | CUDA (driver) | runtime | GPU | host | device | results |\n|---|---|---|---|---|---|---|---|\n";
+  out += "## Environments\n\n| # | driver | CUDA (driver) | runtime | GPU | host | device | layers | results |\n"
+         "|---|---|---|---|---|---|---|---|---|\n";
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const MatrixColumn& col = m.columns[c];
     out += str("| ", c + 1, " | ", markdown_cell(col.driver.empty() ? "?" : col.driver), " | ", col.cuda_by_driver, " | ",
                col.runtime, " | ", markdown_cell(col.gpu), " | ", markdown_cell(col.host), " | ", col.device, " | ",
-               counts_text(column_counts(m, c)), " |\n");
+               markdown_cell(layers_text(col)), " | ", counts_text(column_counts(m, c)), " |\n");
   }
   out += "\n## Every scenario\n\n" + md_table_head(m);
   for (const auto& id : m.scenarios) {
@@ -189,6 +230,7 @@ std::string matrix_html(const MatrixReport& report) {
   out += html_card("failed, error or xpass cells", bad_cells, bad_cells ? "bad" : "good");
   out += html_card("cells", cells, "");
   out += "</div>\n<h2>What changed</h2>\n";
+  out += html_explanation(m);
 
   out += str("<h3>Passes in one environment, fails in another: ", differing.size(), "</h3>\n");
   if (differing.empty()) {
@@ -219,12 +261,13 @@ std::string matrix_html(const MatrixReport& report) {
   }
 
   out += "<h2>Environments</h2>\n<table>\n<tr><th>#</th><th>driver</th><th>CUDA (driver)</th><th>runtime</th>"
-         "<th>GPU</th><th>host</th><th>device</th><th>hostcb</th><th>results</th><th>file</th></tr>\n";
+         "<th>GPU</th><th>host</th><th>device</th><th>layers</th><th>hostcb</th><th>results</th><th>file</th></tr>\n";
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const MatrixColumn& col = m.columns[c];
     out += str("<tr><td>", c + 1, "</td><td>", xml_text(col.driver.empty() ? "?" : col.driver), "</td><td>",
                xml_text(col.cuda_by_driver), "</td><td>", xml_text(col.runtime), "</td><td>", xml_text(col.gpu),
-               "</td><td>", xml_text(col.host), "</td><td>", xml_text(col.device), "</td><td>", xml_text(col.git_revision), "</td><td>",
+               "</td><td>", xml_text(col.host), "</td><td>", xml_text(col.device), "</td><td>", xml_text(layers_text(col)),
+               "</td><td>", xml_text(col.git_revision), "</td><td>",
                xml_text(counts_text(column_counts(m, c))), "</td><td>", xml_text(col.source), "</td></tr>\n");
   }
   out += "</table>\n<h2>Every scenario</h2>\n<p class=\"meta\">Hover a cell for its message.</p>\n<table>\n"

@@ -50,7 +50,7 @@ endforeach()
 file(READ "${json}" doc)
 string(JSON results LENGTH "${doc}" results)
 string(JSON version GET "${doc}" format_version)
-if(NOT results EQUAL expected OR NOT version EQUAL 2)
+if(NOT results EQUAL expected OR NOT version EQUAL 3)
   message(FATAL_ERROR "JSON: ${results} results (expected ${expected}), format_version ${version}")
 endif()
 

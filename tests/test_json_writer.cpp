@@ -2,6 +2,7 @@
 
 #include "catch_compat.hpp"
 #include "reports/json_writer.hpp"
+#include "reports/junit_writer.hpp"
 #include "report_fixture.hpp"
 
 using namespace hostcb;
@@ -38,4 +39,28 @@ TEST_CASE("JSON results are versioned and complete and parse whatever the messag
   CHECK(failed["failures_dropped"] == 7);
   CHECK(doc["results"][0]["properties"]["callback_calls"] == "10");
   CHECK(doc["results"][3]["reason"].get<std::string>().rfind("no usable CUDA device", 0) == 0);
+}
+
+TEST_CASE("each adapter's versions go into the JSON as an object and into the JUnit properties", "[json]") {
+  RunReport report = sample_report();
+  report.environment.adapters = {
+      {"cuda_bindings_runtime", "/lib/libhostcb_python_runtime.so", "Python 3.12.3; cuda-bindings 13.3.1",
+       {{"cuda-bindings", "13.3.1"}, {"cuda-python", "13.3.1"}}},
+      {"example", "/lib/libhostcb_example_adapter.so", "example adapter", {}}};
+  auto doc = nlohmann::ordered_json::parse(results_json(report));
+  CHECK(doc["format_version"] == 3);
+  const auto& versions = doc["environment"]["adapters"][0]["versions"];
+  CHECK(versions.dump() == R"({"cuda-bindings":"13.3.1","cuda-python":"13.3.1"})");  // the adapter's order
+  CHECK(doc["environment"]["adapters"][1]["versions"].dump() == "{}");  // knows none: still an object
+  auto props = environment_properties(report.environment);
+  auto has = [&](const std::string& name, const std::string& value) {
+    for (const auto& p : props)
+      if (p.first == name) return p.second == value;
+    return false;
+  };
+  CHECK(has("adapter.cuda_bindings_runtime.version.cuda-bindings", "13.3.1"));
+  CHECK(has("adapter.cuda_bindings_runtime.version.cuda-python", "13.3.1"));
+  CHECK(has("adapter.example.describe", "example adapter"));
+  CHECK(junit_xml(report).find(R"(<property name="adapter.cuda_bindings_runtime.version.cuda-bindings" value="13.3.1")") !=
+        std::string::npos);
 }

@@ -2,6 +2,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "reports/atomic_file.hpp"
 #include "catch_compat.hpp"
 #include "model/errors.hpp"
@@ -34,6 +36,22 @@ std::string write_run(const std::string& name, const std::string& driver, int ru
   }
   std::string path = std::string(HOSTCB_TEST_TMP) + "/" + name;
   write_file_atomically(path, results_json(report));
+  return path;
+}
+
+// A run through one layer on write_run's machine: its versions, or none with `format_version`
+// 2 (a file written before versions: the describe text is all the environment has).
+std::string write_layered_run(const std::string& name, std::vector<std::pair<std::string, std::string>> versions,
+                              const std::string& describe, int format_version = kResultsFormatVersion) {
+  RunReport report = sample_report();
+  report.environment.adapters = {{"cuda_bindings_runtime", "/lib/libhostcb_python_runtime.so", describe, versions}};
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(results_json(report));
+  if (format_version == 2) {
+    doc["format_version"] = 2;
+    doc["environment"]["adapters"][0].erase("versions");
+  }
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/" + name;
+  write_file_atomically(path, doc.dump(1));
   return path;
 }
 
@@ -207,11 +225,11 @@ TEST_CASE("a results file with a device out of range is refused, not read past t
 }
 
 TEST_CASE("a results file or matrix in a format version this build cannot read is refused", "[matrix]") {
-  CHECK(contains(report_refusal("v99.json", results_with("\"format_version\": 2", "\"format_version\": 99")),
-                 "format_version 99; this hostcb reads 1 or 2"));
-  CHECK(contains(report_refusal("vtwo.json", results_with("\"format_version\": 2", "\"format_version\": \"two\"")),
-                 "format_version \"two\"; this hostcb reads 1 or 2"));
-  CHECK(contains(report_refusal("vnone.json", results_with("\"format_version\": 2,", "")),
+  CHECK(contains(report_refusal("v99.json", results_with("\"format_version\": 3", "\"format_version\": 99")),
+                 "format_version 99; this hostcb reads 1, 2 or 3"));
+  CHECK(contains(report_refusal("vtwo.json", results_with("\"format_version\": 3", "\"format_version\": \"two\"")),
+                 "format_version \"two\"; this hostcb reads 1, 2 or 3"));
+  CHECK(contains(report_refusal("vnone.json", results_with("\"format_version\": 3,", "")),
                  "format_version missing"));
   Matrix m;
   std::string matrix = matrix_json(m);
@@ -225,4 +243,79 @@ TEST_CASE("a results file nested too deep or not JSON is refused with its positi
   std::string deep = std::string(200000, '[') + std::string(200000, ']');
   CHECK(contains(report_refusal("deep.json", deep), "deep.json: not a hostcb results file (1:65: nested more than 64 levels deep)"));
   CHECK(contains(report_refusal("broken.json", "{\n  \"format\": }"), "broken.json: not a hostcb results file (2:13: not valid JSON"));
+}
+
+TEST_CASE("runs that differ only in a layer's versions are two columns, each labelled with its versions", "[matrix][layers]") {
+  MatrixReport report;
+  Matrix& m = report.matrix;
+  add_results_file(m, write_layered_run("v1.json", {{"cuda-bindings", "13.3.1"}}, "Python 3.12.3; cuda-bindings"));
+  add_results_file(m, write_layered_run("v2.json", {{"cuda-bindings", "13.5.0"}}, "Python 3.12.3; cuda-bindings"));
+  REQUIRE(m.columns.size() == 2);
+  CHECK(m.columns[0].label == "580.159.04 · CUDA 13.0 · NVIDIA H200 · gpu-host-7 · cuda-bindings 13.3.1");
+  CHECK(m.columns[1].label == "580.159.04 · CUDA 13.0 · NVIDIA H200 · gpu-host-7 · cuda-bindings 13.5.0");
+  CHECK(m.columns[0].key == "gpu-host-7|NVIDIA H200|0|13.0|cuda_bindings_runtime cuda-bindings=13.3.1");
+  CHECK(m.columns[1].key == "gpu-host-7|NVIDIA H200|0|13.0|cuda_bindings_runtime cuda-bindings=13.5.0");
+  std::string md = matrix_markdown(report);  // the table heads tell the two apart
+  CHECK(contains(md, "\\#1 580.159.04, CUDA 13.0, device 0, cuda-bindings 13.3.1 |"));
+  CHECK(contains(md, "\\#2 580.159.04, CUDA 13.0, device 0, cuda-bindings 13.5.0 |"));
+  CHECK(contains(md, "| cuda\\_bindings\\_runtime\\: cuda-bindings 13.3.1 |"));  // the environments table
+  std::string html = matrix_html(report);
+  CHECK(contains(html, "CUDA 13.0 · dev 0<br/>cuda-bindings 13.5.0</span>"));
+}
+
+TEST_CASE("the same environment and layer versions twice keep the key they had, numbered", "[matrix][layers]") {
+  Matrix m;
+  add_results_file(m, write_run("same1.json", "580.159.04", 13000, {Status::passed}));
+  add_results_file(m, write_run("same2.json", "580.159.04", 13000, {Status::passed}));
+  add_results_file(m, write_layered_run("same3.json", {{"cuda-bindings", "13.3.1"}, {"cuda-python", "13.3.1"}}, "x"));
+  add_results_file(m, write_layered_run("same4.json", {{"cuda-bindings", "13.3.1"}, {"cuda-python", "13.3.1"}}, "x"));
+  REQUIRE(m.columns.size() == 4);
+  CHECK(m.columns[0].key == "gpu-host-7|NVIDIA H200|0|13.0");  // no layers: last night's matrix still matches
+  CHECK(m.columns[1].key == "gpu-host-7|NVIDIA H200|0|13.0#2");
+  CHECK(m.columns[2].key == "gpu-host-7|NVIDIA H200|0|13.0|cuda_bindings_runtime cuda-bindings=13.3.1,cuda-python=13.3.1");
+  CHECK(m.columns[3].key == m.columns[2].key + "#2");
+  CHECK(m.columns[3].label == "580.159.04 · CUDA 13.0 · NVIDIA H200 · gpu-host-7 · cuda-bindings 13.3.1, cuda-python 13.3.1");
+}
+
+TEST_CASE("a format 2 results file merges with format 3 ones, told apart by its describe text", "[matrix][layers]") {
+  const std::string python = "Python 3.12.3 (/opt/venv/bin/python3); cuda-bindings 13.3.1; cuda-python 13.3.1; via x";
+  Matrix m;
+  add_results_file(m, write_layered_run("old1.json", {}, python, 2));
+  add_results_file(m, write_layered_run("old2.json", {}, "Python 3.12.3 (/v); cuda-bindings 13.5.0", 2));
+  add_results_file(m, write_layered_run("new.json", {{"cuda-bindings", "13.3.1"}}, python));
+  REQUIRE(m.columns.size() == 3);
+  CHECK(m.columns[0].key != m.columns[1].key);
+  CHECK(m.columns[0].key.find('#') == std::string::npos);
+  CHECK(m.columns[1].key.find('#') == std::string::npos);
+  // The path in parentheses goes, and the text is cut to a label's length.
+  CHECK(m.columns[0].label ==
+        "580.159.04 · CUDA 13.0 · NVIDIA H200 · gpu-host-7 · cuda_bindings_runtime: Python 3.12.3; cuda-bindings 13.3.1; cuda-pyt...");
+  CHECK(m.columns[1].label ==
+        "580.159.04 · CUDA 13.0 · NVIDIA H200 · gpu-host-7 · cuda_bindings_runtime: Python 3.12.3; cuda-bindings 13.5.0");
+  CHECK(m.columns[2].label == "580.159.04 · CUDA 13.0 · NVIDIA H200 · gpu-host-7 · cuda-bindings 13.3.1");
+  CHECK(m.scenarios.size() == 6);
+  CHECK(m.cell("replay/api=driver/replays=5", 2));
+}
+
+TEST_CASE("the fixtures: an old format 2 file and a format 3 one merge into two labelled columns", "[matrix][layers]") {
+  Matrix m;
+  add_results_file(m, std::string(HOSTCB_INPUTS_DIR) + "/format2_cuda_bindings_13.3.1.json");
+  add_results_file(m, std::string(HOSTCB_INPUTS_DIR) + "/format3_cuda_bindings_13.5.0.json");
+  REQUIRE(m.columns.size() == 2);
+  CHECK(contains(m.columns[0].label, "· gpu-h200-1 · cuda_bindings_runtime: Python 3.12.3; cuda-bindings 13.3.1;"));
+  CHECK(contains(m.columns[1].label, "· gpu-h200-1 · cuda-bindings 13.5.0, cuda-python 13.5.0"));
+  CHECK(m.differing().size() == 4);  // replays 2 and 5 crashed under 13.3.1
+}
+
+TEST_CASE("the matrix JSON keeps each column's layers", "[matrix][layers]") {
+  Matrix m;
+  add_results_file(m, write_layered_run("j1.json", {{"cuda-bindings", "13.3.1"}}, "Python; cuda-bindings 13.3.1"));
+  auto doc = nlohmann::ordered_json::parse(matrix_json(m));
+  const auto& layer = doc["columns"][0]["layers"][0];
+  CHECK(layer["name"] == "cuda_bindings_runtime");
+  CHECK(layer["versions"]["cuda-bindings"] == "13.3.1");
+  CHECK(layer["describe"] == "Python; cuda-bindings 13.3.1");
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/layers_matrix.json";
+  write_file_atomically(path, matrix_json(m));
+  CHECK(load_matrix_json(path).columns[0].key == m.columns[0].key);
 }

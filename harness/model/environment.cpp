@@ -32,6 +32,7 @@ std::vector<std::pair<std::string, std::string>> environment_properties(const En
   for (const auto& a : env.adapters) {
     props.push_back({"adapter." + a.name + ".path", a.path});
     props.push_back({"adapter." + a.name + ".describe", a.describe});
+    for (const auto& [package, version] : a.versions) props.push_back({"adapter." + a.name + ".version." + package, version});
   }
   if (!env.gpu_usable) props.push_back({"gpu_unusable_reason", env.gpu_unusable_reason});
   return props;

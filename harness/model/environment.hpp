@@ -18,6 +18,8 @@ struct AdapterInfo {
   std::string name;
   std::string path;
   std::string describe;  // what the adapter says it drives, with versions
+  // What it drives as name -> version, in the adapter's order, where it knows them
+  // ({"cuda-bindings", "13.3.1"}): the matrix keys and labels its columns on these.
   std::vector<std::pair<std::string, std::string>> versions;
 };
 
