@@ -8,7 +8,7 @@
 #   overhead.log   the harness's cost per launch against a bare host function
 #   sanitize.log   the default matrix under compute-sanitizer memcheck (device faults left out)
 #   asan.log       with HOSTCB_ASAN=1: an ASan+UBSan build, the oneshot control under it
-#   adapters.*     the replay family through the example adapter and, where built, the
+#   adapters.*     every family through the example adapter and, where built, the
 #                  cuda.bindings adapters (runtime and driver), with JUnit and JSON
 # Needs no network. Set HOSTCB_CMAKE_ARGS for extra configure arguments.
 set -uo pipefail
@@ -47,8 +47,8 @@ note "default matrix: exit $rc, wall ${wall} s: $(grep -E '^[0-9]+ scenarios' "$
 
 # The default matrix again, with a crashing and a hanging control placed in the middle
 # (callback_fault runs right after replay).
-middle='replay/*:callback_fault/*fault=calls_cuda:callback_fault/api=runtime/fault=crashes:callback_fault/api=runtime/fault=blocks:stream_callback/*:capture_contract/*:device_fault/*'
-middle+='-*forward=oneshot*replays=2/*:*forward=oneshot*replays=5/*:*forward=oneshot*replays=100/*'
+middle='replay/*:callback_fault/*fault=calls_cuda:callback_fault/api=runtime/forward=direct/fault=crashes:callback_fault/api=runtime/forward=direct/fault=blocks:stream_callback/*:capture_contract/*:device_fault/*'
+middle+='-*forward=oneshot*replays=2/*:*forward=oneshot*replays=5/*:*forward=oneshot*replays=100/*:callback_fault/*forward=oneshot*'
 read rc wall < <(timed "$out/middle.log" "$hostcb" run --controls --filter "$middle" --junit "$out/middle.xml")
 note "matrix with a crash and a hang in the middle: exit $rc, wall ${wall} s: $(grep -E '^[0-9]+ scenarios' "$out/middle.log")"
 grep -E "ERROR|FAILED" "$out/middle.log" | head -4 | tee -a "$summary"
@@ -61,14 +61,14 @@ note "self-test exit $?: $(tail -n 1 "$out/selftest.log")"
 cat "$out/overhead.log" | tee -a "$summary"
 
 if [ "${HOSTCB_ADAPTERS:-1}" = 1 ]; then
-  "$hostcb" run --adapter "$build/libhostcb_example_adapter.so" --filter 'replay/*forward=example*' \
+  "$hostcb" run --adapter "$build/libhostcb_example_adapter.so" --filter '*forward=example*' \
     >"$out/adapters-example.log" 2>&1
-  note "replay through the example adapter: exit $?: $(grep -E '^[0-9]+ scenarios' "$out/adapters-example.log")"
+  note "every family through the example adapter: exit $?: $(grep -E '^[0-9]+ scenarios' "$out/adapters-example.log")"
   if [ -e "$build/libhostcb_python_runtime.so" ]; then
     "$hostcb" run --adapter "$build/libhostcb_python_runtime.so" --adapter "$build/libhostcb_python_driver.so" \
-      --filter 'replay/*forward=cuda_bindings*' --junit "$out/adapters.xml" --json "$out/adapters.json" \
+      --filter '*forward=cuda_bindings*' --junit "$out/adapters.xml" --json "$out/adapters.json" \
       >"$out/adapters.log" 2>&1
-    note "replay through the cuda.bindings adapters: exit $?: $(grep -E '^[0-9]+ scenarios' "$out/adapters.log")"
+    note "every family through the cuda.bindings adapters: exit $?: $(grep -E '^[0-9]+ scenarios' "$out/adapters.log")"
     grep -oE '"adapter\.[a-z_]+\.describe" value="[^"]*"' "$out/adapters.xml" | sort -u | tee -a "$summary"
   fi
 fi
