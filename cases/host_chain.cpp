@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "callback/wait.hpp"
 #include "model/errors.hpp"
 
 namespace hostcb::cases {
@@ -41,6 +42,13 @@ void launch_and_check(ScenarioRun& run, cudaGraphExec_t exec, cudaStream_t strea
     HOSTCB_EXPECT(probe.total_calls() == want, str("after launch ", launch, " of ", launches, " the host functions had been called ",
                                                    probe.total_calls() - before, " times; expected ", want - before));
   }
+}
+
+void expect_records_freed(Forwarder& layer, std::int64_t records_before, const char* after) {
+  wait_until([&] { return layer.live_records() <= records_before; }, 5.0);
+  HOSTCB_EXPECT(layer.live_records() == records_before,
+                str(layer.live_records() - records_before, " record(s) of the ", layer.name(), " layer were not freed 5 s ",
+                    after));
 }
 
 }  // namespace hostcb::cases

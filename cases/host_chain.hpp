@@ -20,4 +20,9 @@ Graph build_host_chain(ScenarioRun& run, cudaStream_t stream, const std::string&
 void launch_and_check(ScenarioRun& run, cudaGraphExec_t exec, cudaStream_t stream, std::int64_t launches,
                       std::uint64_t calls_per_launch);
 
+// A layer that keeps a record per host function must have freed each one by now (CUDA
+// frees graph-owned ones on its own thread, so it is allowed 5 s): `after` says after
+// what, for the failure's message.
+void expect_records_freed(Forwarder& layer, std::int64_t records_before, const char* after);
+
 }  // namespace hostcb::cases

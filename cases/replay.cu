@@ -12,7 +12,6 @@
 #include "model/errors.hpp"
 #include "cases/host_chain.hpp"
 #include "runner/scenario_run.hpp"
-#include "callback/wait.hpp"
 
 namespace hostcb::cases {
 
@@ -49,14 +48,9 @@ void replay_body(ScenarioRun& run) {
   }
   api.synchronize(stream.get());
 
-  // A layer that keeps a record per host function must free each one, once the graph
-  // and its exec are gone (CUDA does it on its own thread, so allow it a moment).
   exec.reset();
   graph.reset();
-  wait_until([&] { return forward.live_records() <= records_before; }, 5.0);
-  HOSTCB_EXPECT(forward.live_records() == records_before,
-                str(forward.live_records() - records_before, " record(s) of the ", forward.name(),
-                    " layer were not freed 5 s after the graph and its exec were destroyed"));
+  expect_records_freed(forward, records_before, "after the graph and its exec were destroyed");
 }
 
 }  // namespace

@@ -7,8 +7,7 @@
 #include "cases/cases.hpp"
 #include "cases/layer_rules.hpp"
 #include "cases/stream_gate.cuh"
-#include "callback/wait.hpp"
-#include "model/errors.hpp"
+#include "cases/host_chain.hpp"
 #include "runner/scenario_run.hpp"
 
 namespace hostcb::cases {
@@ -31,10 +30,7 @@ void stream_host_func_body(ScenarioRun& run) {
   gate.open();
   api.synchronize(stream.get());
 
-  wait_until([&] { return forward.live_records() <= records_before; }, 5.0);
-  HOSTCB_EXPECT(forward.live_records() == records_before,
-                str(forward.live_records() - records_before, " record(s) of the ", forward.name(),
-                    " layer were not freed 5 s after their host functions ran"));
+  expect_records_freed(forward, records_before, "after their host functions ran");
 }
 
 }  // namespace

@@ -73,15 +73,9 @@ class Forwarder {
 template <class Enqueue>
 Graph capture_graph_by_layer(Forwarder& layer, const GraphApi& api, cudaStream_t stream, CaptureMode mode,
                              Enqueue&& enqueue) {
-  layer.begin_capture(api, stream, mode);
-  try {
-    enqueue();
-  } catch (...) {
-    Graph discarded;
-    api.try_end_capture(stream, discarded);
-    throw;
-  }
-  return layer.end_capture(api, stream);
+  return capture_between(
+      api, stream, [&] { layer.begin_capture(api, stream, mode); }, enqueue,
+      [&] { return layer.end_capture(api, stream); });
 }
 
 // The forwarding layer by name; throws std::invalid_argument for an unknown one.

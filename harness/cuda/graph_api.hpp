@@ -112,12 +112,12 @@ class GraphApi {
   virtual ApiResult try_instantiate(cudaGraph_t graph, GraphExec& exec_out) const = 0;
 };
 
-// Captures what `enqueue` puts on `stream` into a graph. If `enqueue` throws, the capture
-// is ended and its graph discarded before the exception goes on: no stream is left
-// capturing (which would break every later scenario in global mode).
-template <class Enqueue>
-Graph capture_graph(const GraphApi& api, cudaStream_t stream, CaptureMode mode, Enqueue&& enqueue) {
-  api.begin_capture(stream, mode);
+// begin(), enqueue(), end(): a capture on `stream` whoever begins and ends it. If
+// `enqueue` throws, CUDA ends the capture and its graph is discarded before the
+// exception goes on.
+template <class Begin, class Enqueue, class End>
+Graph capture_between(const GraphApi& api, cudaStream_t stream, Begin&& begin, Enqueue&& enqueue, End&& end) {
+  begin();
   try {
     enqueue();
   } catch (...) {
@@ -125,7 +125,16 @@ Graph capture_graph(const GraphApi& api, cudaStream_t stream, CaptureMode mode, 
     api.try_end_capture(stream, discarded);
     throw;
   }
-  return api.end_capture(stream);
+  return end();
+}
+
+// Captures what `enqueue` puts on `stream` into a graph. If `enqueue` throws, the capture
+// is ended and its graph discarded before the exception goes on: no stream is left
+// capturing (which would break every later scenario in global mode).
+template <class Enqueue>
+Graph capture_graph(const GraphApi& api, cudaStream_t stream, CaptureMode mode, Enqueue&& enqueue) {
+  return capture_between(
+      api, stream, [&] { api.begin_capture(stream, mode); }, enqueue, [&] { return api.end_capture(stream); });
 }
 
 // "runtime" or "driver"; throws std::invalid_argument for anything else.
