@@ -149,7 +149,7 @@ void register_stub_cases(Registry& registry) {
   Family control;
   control.name = "stub_control";
   control.needs_gpu = false;
-  control.axes = {Axis::choice("case", {"caught_fail", "caught_crash", "escapes", "needs_more_devices"})};
+  control.axes = {Axis::choice("case", {"caught_fail", "caught_crash", "escapes", "needs_newer_cuda"})};
   control.body = [](ScenarioRun& run) {
     const std::string& c = run.param("case");
     behave(run, c == "caught_fail" ? "fail" : c == "caught_crash" ? "crash" : "pass");
@@ -160,7 +160,7 @@ void register_stub_cases(Registry& registry) {
   };
   control.requirements = [](const Params& p) {
     Requirements needs;
-    if (p.get("case") == "needs_more_devices") needs.min_devices = 64;  // never met here: skipped
+    if (p.get("case") == "needs_newer_cuda") needs.min_runtime = 99000;  // never met: skipped
     return needs;
   };
   registry.add(control);
