@@ -1,0 +1,51 @@
+"""numba-cuda's Stream.add_callback on numba.cuda.external_stream(ptr).
+
+What numba-cuda keeps (numba_cuda/numba/cuda/cudadrv/driver.py, 0.30.4): a
+(stream, callback, arg) tuple, Py_IncRef'd and passed by id() as userData to
+cuStreamAddCallback; its ctypes trampoline _stream_callback calls callback(stream, status,
+arg) and Py_DecRefs the tuple in `finally`, i.e. after the first call. Stream callbacks run
+once and cannot be captured. async_done() is add_callback with a callback that resolves an
+asyncio future on a running loop: it calls no user function with userData, so it has no
+place in this protocol.
+
+launch_host_func, the ABI's required member, is a callback that ignores the status, as a
+numba-cuda user without a host-function API writes it.
+"""
+from numba import cuda
+
+from hostcb_layers import _cfuncs
+
+NAME = "numba_add_callback"
+
+
+def _handle(numba_stream):
+    return numba_stream.handle.value
+
+
+def add_stream_callback(stream, callback, user_data):
+    c_callback = _cfuncs.stream_callback(callback)
+
+    def on_done(numba_stream, status, arg):
+        c_callback(_handle(numba_stream), status, arg)
+
+    cuda.external_stream(stream).add_callback(on_done, user_data)
+    return 0
+
+
+def launch_host_func(stream, fn, user_data):
+    c_fn = _cfuncs.host_fn(fn)
+
+    def on_done(numba_stream, status, arg):
+        c_fn(arg)
+
+    cuda.external_stream(stream).add_callback(on_done, user_data)
+    return 0
+
+
+def versions():
+    return _cfuncs.package_versions("numba-cuda", "numba", "cuda-bindings")
+
+
+def describe():
+    return "%s: numba.cuda.external_stream(ptr).add_callback" % (
+        _cfuncs.first_installed("numba-cuda") or "numba-cuda")

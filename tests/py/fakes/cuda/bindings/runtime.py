@@ -1,0 +1,6 @@
+from calls import record
+
+
+def cudaGraphClone(graph):
+    record("cudaGraphClone", graph)
+    return 0, graph + 0x10

@@ -1,0 +1,5 @@
+from calls import record
+
+
+def launchHostFunc(stream, callback, arg):
+    record("runtime.launchHostFunc", stream, callback, arg)
