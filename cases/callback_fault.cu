@@ -172,7 +172,7 @@ Family callback_fault_family() {
   family.excluded = [](const Params& p) -> std::optional<std::string> {
     if (is_wrapper_defect(p.get("fault")) && p.get("forward") != "direct")
       return p.get("fault") + " is a wrapper of its own over CUDA: it runs with forward=direct only";
-    return layer_lacks(p);
+    return layer_lacks(p, {LayerOp::launch_host_func});
   };
   // `blocks` must time out quickly; the others keep the run's limit (a loaded machine can
   // take seconds to start CUDA: 8.8 s was seen under ctest -j32 on the H200 pair).

@@ -46,7 +46,7 @@ Family stream_host_func_family() {
       Axis::count("calls", {1, 5, 100}),
   };
   family.body = stream_host_func_body;
-  family.excluded = [](const Params& p) { return layer_lacks(p); };
+  family.excluded = [](const Params& p) { return layer_lacks(p, {LayerOp::launch_host_func}); };
   return family;
 }
 

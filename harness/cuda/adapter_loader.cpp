@@ -55,6 +55,7 @@ class AdapterForwarder final : public Forwarder {
   }
 
   void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) override {
+    require(LayerOp::launch_host_func);
     check(api, table_.launch_host_func(stream, fn, user_data), "launch_host_func");
   }
   cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
@@ -181,7 +182,9 @@ AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
   if (table->struct_size < need)
     throw fail(str("its struct hostcb_adapter is ", table->struct_size, " bytes; version ", table->abi_version,
                    " has ", need));
-  if (!table->launch_host_func) throw fail("has no launch_host_func (required)");
+  if (table->abi_version == 1 && !table->launch_host_func) throw fail("has no launch_host_func (required in version 1)");
+  if (!table->launch_host_func && !table->add_host_node && !table->add_stream_callback)
+    throw fail("offers no operation (launch_host_func, add_host_node or add_stream_callback)");
   // Without options the name is checked before init (a refused adapter never runs), and
   // after init in any case: the ABI lets init set it from its options.
   auto check_name = [&]() -> std::string {

@@ -6,7 +6,8 @@
  *   no_symbol     exports no hostcb_adapter_v1
  *   wrong_abi     says ABI version 3
  *   small_struct  says its struct is 8 bytes
- *   no_launch     has no launch_host_func
+ *   no_launch     has no operation at all (launch_host_func, add_host_node and
+ *                 add_stream_callback NULL)
  *   bad_name      is called "bad-name"
  *   init_fails    init refuses, saying why
  *   taken_name    is called "direct", like a built-in layer
@@ -129,7 +130,11 @@ static struct hostcb_adapter adapter = {
 static const struct hostcb_adapter *make(void) {
   if (strcmp(VARIANT, "wrong_abi") == 0) adapter.abi_version = 3;
   if (strcmp(VARIANT, "small_struct") == 0) adapter.struct_size = 8;
-  if (strcmp(VARIANT, "no_launch") == 0) adapter.launch_host_func = NULL;
+  if (strcmp(VARIANT, "no_launch") == 0) {
+    adapter.launch_host_func = NULL;
+    adapter.add_host_node = NULL;
+    adapter.add_stream_callback = NULL;
+  }
   if (strcmp(VARIANT, "bad_name") == 0) adapter.name = "bad-name";
   if (strcmp(VARIANT, "init_fails") == 0) adapter.init = init_fails;
   if (strcmp(VARIANT, "taken_name") == 0) adapter.name = "direct";

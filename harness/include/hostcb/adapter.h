@@ -61,8 +61,10 @@ struct hostcb_adapter {
   /* Optional. */
   void (*teardown)(void);
 
-  /* Required. Enqueue fn(user_data) on `stream` (a cudaStream_t, which is also a
-   * CUstream) the way the layer does. Returns 0 or a CUDA error code. */
+  /* Enqueue fn(user_data) on `stream` (a cudaStream_t, which is also a CUstream) the
+   * way the layer does, captured or not. Returns 0 or a CUDA error code. Required in
+   * version 1; optional from version 2 (a layer that only has stream callbacks leaves
+   * it NULL), where a plugin must offer at least one operation. */
   int (*launch_host_func)(void *stream, hostcb_host_fn fn, void *user_data);
 
   /* Optional (NULL: the layer has no such path, and scenarios that need it are listed

@@ -6,8 +6,7 @@ add_callback wraps the user's callback in `f(stream, status, dummy)` that calls
 runtime.streamAddCallback Py_INCREFs a (f, 0) tuple that its trampoline Py_DECREFs in the
 first call: a stream callback runs once, and cudaStreamAddCallback cannot be captured.
 
-launch_host_func is the ABI's one required member; a user who has only add_callback writes a
-host function as a callback that ignores the status, and so does this module.
+It has no launch_host_func: scenarios that need one are excluded, naming it.
 """
 import cupy
 
@@ -21,16 +20,6 @@ def add_stream_callback(stream, callback, user_data):
 
     def on_done(cupy_stream, status, arg):
         c_callback(cupy_stream.ptr, status, arg)
-
-    cupy.cuda.ExternalStream(stream).add_callback(on_done, user_data)
-    return 0
-
-
-def launch_host_func(stream, fn, user_data):
-    c_fn = _cfuncs.host_fn(fn)
-
-    def on_done(cupy_stream, status, arg):
-        c_fn(arg)
 
     cupy.cuda.ExternalStream(stream).add_callback(on_done, user_data)
     return 0

@@ -8,8 +8,7 @@ once and cannot be captured. async_done() is add_callback with a callback that r
 asyncio future on a running loop: it calls no user function with userData, so it has no
 place in this protocol.
 
-launch_host_func, the ABI's required member, is a callback that ignores the status, as a
-numba-cuda user without a host-function API writes it.
+It has no launch_host_func: scenarios that need one are excluded, naming it.
 """
 from numba import cuda
 
@@ -27,16 +26,6 @@ def add_stream_callback(stream, callback, user_data):
 
     def on_done(numba_stream, status, arg):
         c_callback(_handle(numba_stream), status, arg)
-
-    cuda.external_stream(stream).add_callback(on_done, user_data)
-    return 0
-
-
-def launch_host_func(stream, fn, user_data):
-    c_fn = _cfuncs.host_fn(fn)
-
-    def on_done(numba_stream, status, arg):
-        c_fn(arg)
 
     cuda.external_stream(stream).add_callback(on_done, user_data)
     return 0
