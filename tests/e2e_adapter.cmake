@@ -1,5 +1,6 @@
-# Runs stub_forward/forward=NAME/* through the adapter FAKE (PATH[@OPTIONS]) in a real
-# worker, one scenario per operation the adapter has, and checks the JSON: every
+# Runs stub_forward/forward=NAME/* (op=OP only, when given) through the adapter FAKE
+# (PATH[@OPTIONS], or a ready name) in a real worker, one scenario per operation the
+# adapter has, and checks the JSON: every
 # scenario's status (EXPECT_STATUS, default passed), the first one's reason
 # (EXPECT_REASON regex), how many ran (EXPECT_RAN, when given: the operations the
 # adapter has), and the adapter recorded in the environment (EXPECT_DESCRIBE regex;
@@ -9,7 +10,10 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 if(NOT EXPECT_STATUS)
   set(EXPECT_STATUS passed)
 endif()
-execute_process(COMMAND "${HOSTCB_STUB}" run --adapter "${FAKE}" --filter "stub_forward/forward=${NAME}/*"
+if(NOT OP)
+  set(OP "*")
+endif()
+execute_process(COMMAND "${HOSTCB_STUB}" run --adapter "${FAKE}" --filter "stub_forward/forward=${NAME}/op=${OP}"
                         --json "${WORK_DIR}/r.json"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT EXISTS "${WORK_DIR}/r.json")

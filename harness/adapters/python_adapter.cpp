@@ -1,267 +1,383 @@
-// The embedded-Python adapter: forwards launch_host_func to a Python function
+// The embedded-Python adapter: runs hostcb's scenarios through a Python layer, one
+// module per adapter instance, that implements the module protocol (docs/adapters.md):
 //
-//     launch(stream: int, fn: int, user_data: int) -> int   (0 or a CUDA error code)
+//   launch_host_func(stream, fn, user_data) -> int        0 or a CUDA error code
+//   add_host_node(graph, deps, fn, user_data) -> (int, node)
+//   add_stream_callback(stream, callback, user_data) -> int
+//   begin_capture(stream, mode) -> int;  end_capture(stream) -> (int, graph)
+//   graph_set_host_node(graph, node, fn, user_data) -> int
+//   exec_set_host_node(exec, node, fn, user_data) -> int
+//   versions() -> dict[str, str];  describe() -> str;  NAME: str
 //
-// so any Python layer can be put under test. Built twice from this file:
-//   hostcb_python_runtime  name cuda_bindings_runtime, calls cuda.bindings.runtime.cudaLaunchHostFunc
-//   hostcb_python_driver   name cuda_bindings_driver,  calls cuda.bindings.driver.cuLaunchHostFunc
+// Handles and pointers travel as ints. Each function the module defines becomes the ABI
+// member of the same name; one it lacks leaves the member NULL, and hostcb lists the
+// scenarios that need it as excluded. launch_host_func is required.
+//
+// Built twice from this file, so that two Python layers can be loaded at once (a plugin
+// has one state per process):
+//   hostcb_python_runtime  default module hostcb_layers.cuda_bindings_runtime
+//   hostcb_python_driver   default module hostcb_layers.cuda_bindings_driver
+// hostcb_layers/ (harness/adapters/python/) is found in python/ beside this library.
+//
 // Options (--adapter PATH@key=value,key=value):
-//   callable=module:function   another launch() to call (CuPy's stream host functions,
-//                              a user's own layer); the module is imported from sys.path
-//   name=NAME                  the forward-axis name (default as above)
+//   module=NAME                the layer module, imported from sys.path (python/ beside
+//                              this library comes first, then PYTHONPATH and the rest)
+//   callable=module:function   the older form: a launch(stream, fn, user_data) -> int,
+//                              driven as launch_host_func only
+//   name=NAME                  the forward-axis name (default: the module's NAME, else the
+//                              last part of its dotted name; cuda_bindings_<build> for callable=)
 //   python=PATH                the python3 whose environment (venv, site-packages) to use;
 //                              default: HOSTCB_PYTHON, else `python3` on PATH
 //
-// The GIL: the interpreter starts once per process and the GIL is released right after,
-// so CUDA's callback thread can take it whenever the layer's trampoline wants it (the
-// cuda.bindings trampolines do, `with gil:`). A launch takes the GIL only for the call.
-// The interpreter is never finalized: callbacks may still arrive until the process ends.
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+// The GIL (python_embed.hpp): released once the interpreter is up; every call below holds
+// it for its length only, so CUDA's callback thread can take it whenever a layer's
+// trampoline wants it.
+//
+// References: each operation builds its arguments, calls the module, reads the result and
+// drops all of them, then runs gc.collect() before it returns, GIL held throughout. What
+// CUDA calls later is the layer's to keep alive: a layer that leaves it to the caller's
+// objects, or to a reference cycle nobody holds, loses it here, before CUDA calls it.
 #include <hostcb/adapter.h>
 
-#include <dlfcn.h>
-
+#include <cstdarg>
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
 #include <string>
-#include <unistd.h>
+#include <sys/stat.h>
+
+#include "python_embed.hpp"
 
 namespace {
 
-// The default launch() functions, given to the interpreter as a module. ctypes cells
-// hold the function pointers: the bindings' handle types take the *address* of a cell
-// holding the value (passing the value itself crashes, ../shared/cuda-facts.md). Cells
-// are kept for the life of the process because a layer may read them at any time.
-constexpr const char* kDefaultModule = R"PY(
-import ctypes
-_cells = []
+using hostcb_python::Gil;
+using hostcb_python::take_error;
 
-def _cell(fn):
-    cell = ctypes.c_void_p(fn)
-    _cells.append(cell)
-    return ctypes.addressof(cell)
+constexpr int kUnknownError = 999;  // cudaErrorUnknown, CUDA_ERROR_UNKNOWN: the layer raised
 
-def runtime_launch(stream, fn, user_data):
-    from cuda.bindings import runtime
-    err, = runtime.cudaLaunchHostFunc(runtime.cudaStream_t(init_value=stream),
-                                      runtime.cudaHostFn_t(_ptr=_cell(fn)), user_data)
-    return int(err)
+// The module's functions hostcb calls, by their protocol names.
+enum Member {
+  kLaunchHostFunc,
+  kAddHostNode,
+  kAddStreamCallback,
+  kBeginCapture,
+  kEndCapture,
+  kGraphSetHostNode,
+  kExecSetHostNode,
+  kVersions,
+  kDescribe,
+  kMemberCount
+};
+constexpr const char* kMemberNames[kMemberCount] = {
+    "launch_host_func",   "add_host_node",      "add_stream_callback", "begin_capture", "end_capture",
+    "graph_set_host_node", "exec_set_host_node", "versions",            "describe"};
 
-def driver_launch(stream, fn, user_data):
-    from cuda.bindings import driver
-    err, = driver.cuLaunchHostFunc(driver.CUstream(init_value=stream),
-                                   driver.CUhostFn(_ptr=_cell(fn)), user_data)
-    return int(err)
-
-def describe(module_name):
-    import sys, importlib.metadata as md
-    parts = ["Python %d.%d.%d (%s)" % (sys.version_info[:3] + (sys.executable,))]
-    for dist in ("cuda-bindings", "cuda-python", "cupy-cuda13x", "cupy-cuda12x", "cupy"):
-        try:
-            parts.append("%s %s" % (dist, md.version(dist)))
-        except Exception:
-            pass
-    parts.append("via " + module_name)
-    return "; ".join(parts)
-)PY";
-
+PyObject* g_functions[kMemberCount] = {};  // strong references, kept for the life of the process
 std::string g_name = std::string("cuda_bindings_") + HOSTCB_PYTHON_TARGET;
-std::string g_callable;  // "module:function"; empty for the default
 std::string g_describe;
+std::string g_versions;  // "name=version\n" lines
 thread_local std::string t_last_error;
-PyObject* g_launch = nullptr;  // a strong reference, kept for the life of the process
 
-// The Python error being raised, as one line, and cleared.
-std::string take_python_error() {
-  PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
-  PyErr_Fetch(&type, &value, &traceback);
-  std::string text = "unknown Python error";
-  if (value) {
-    if (PyObject* s = PyObject_Str(value)) {
-      if (const char* c = PyUnicode_AsUTF8(s)) text = c;
-      Py_DECREF(s);
+// ---- calling the module (GIL held) ----
+
+template <typename T>
+unsigned long long address(T* pointer) {
+  return static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(reinterpret_cast<const void*>(pointer)));
+}
+
+// Calls `member` with the argument tuple Py_BuildValue makes of `format`: the result (a
+// new reference), or NULL with the error taken into t_last_error.
+PyObject* call(Member member, const char* format, ...) {
+  std::va_list items;
+  va_start(items, format);
+  PyObject* arguments = Py_VaBuildValue(format, items);
+  va_end(items);
+  PyObject* result = arguments ? PyObject_CallObject(g_functions[member], arguments) : nullptr;
+  Py_XDECREF(arguments);
+  if (!result) t_last_error = take_error();
+  return result;
+}
+
+// The code an int result carries; kUnknownError for an exception or another type.
+int code_from(PyObject* value, Member member) {
+  long code = PyLong_AsLong(value);
+  if (code == -1 && PyErr_Occurred()) {
+    t_last_error = std::string(kMemberNames[member]) + "() did not return an int code: " + take_error();
+    return kUnknownError;
+  }
+  if (code != 0) t_last_error = "the Python layer returned " + std::to_string(code);
+  return static_cast<int>(code);
+}
+
+// For the functions returning an int code. Drops `result`.
+int code_of(PyObject* result, Member member) {
+  if (!result) return kUnknownError;
+  int code = code_from(result, member);
+  Py_DECREF(result);
+  return code;
+}
+
+// For the functions returning (code, handle): the handle goes to *handle. Drops `result`.
+int code_and_handle_of(PyObject* result, Member member, void** handle) {
+  if (!result) return kUnknownError;
+  int code = kUnknownError;
+  if (!PyTuple_Check(result) || PyTuple_Size(result) != 2) {
+    t_last_error = std::string(kMemberNames[member]) + "() did not return a tuple (code, handle)";
+  } else {
+    code = code_from(PyTuple_GET_ITEM(result, 0), member);
+    unsigned long long value = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(result, 1));
+    if (PyErr_Occurred()) {
+      t_last_error = std::string(kMemberNames[member]) + "()'s handle is not an int: " + take_error();
+      code = kUnknownError;
+    } else {
+      *handle = reinterpret_cast<void*>(static_cast<std::uintptr_t>(value));
     }
   }
-  if (type) {
-    if (PyObject* n = PyObject_GetAttrString(type, "__name__")) {
-      if (const char* c = PyUnicode_AsUTF8(n)) text = std::string(c) + ": " + text;
-      Py_DECREF(n);
-    }
+  Py_DECREF(result);
+  return code;
+}
+
+// Every operation returns through here, its own references already dropped.
+int collected(int code) {
+  hostcb_python::collect_garbage();
+  return code;
+}
+
+// ---- the ABI's operations ----
+
+int launch_host_func(void* stream, hostcb_host_fn fn, void* user_data) {
+  Gil gil;
+  return collected(
+      code_of(call(kLaunchHostFunc, "(KKK)", address(stream), address(fn), address(user_data)), kLaunchHostFunc));
+}
+
+int add_host_node(void* graph, void* const* deps, size_t num_deps, hostcb_host_fn fn, void* user_data,
+                  void** node_out) {
+  Gil gil;
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(num_deps));
+  for (size_t i = 0; list && i < num_deps; ++i) {
+    PyObject* item = PyLong_FromUnsignedLongLong(address(deps[i]));
+    if (!item) Py_CLEAR(list);
+    else PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), item);
   }
-  Py_XDECREF(type);
+  if (!list) {
+    t_last_error = take_error();
+    return collected(kUnknownError);
+  }
+  PyObject* result = call(kAddHostNode, "(KNKK)", address(graph), list, address(fn), address(user_data));  // N: steals
+  return collected(code_and_handle_of(result, kAddHostNode, node_out));
+}
+
+int add_stream_callback(void* stream, hostcb_stream_callback callback, void* user_data) {
+  Gil gil;
+  return collected(code_of(
+      call(kAddStreamCallback, "(KKK)", address(stream), address(callback), address(user_data)), kAddStreamCallback));
+}
+
+int begin_capture(void* stream, int mode) {
+  Gil gil;
+  return collected(code_of(call(kBeginCapture, "(Ki)", address(stream), mode), kBeginCapture));
+}
+
+int end_capture(void* stream, void** graph_out) {
+  Gil gil;
+  return collected(code_and_handle_of(call(kEndCapture, "(K)", address(stream)), kEndCapture, graph_out));
+}
+
+int graph_set_host_node(void* graph, void* node, hostcb_host_fn fn, void* user_data) {
+  Gil gil;
+  return collected(code_of(call(kGraphSetHostNode, "(KKKK)", address(graph), address(node), address(fn),
+                                address(user_data)),
+                           kGraphSetHostNode));
+}
+
+int exec_set_host_node(void* exec, void* node, hostcb_host_fn fn, void* user_data) {
+  Gil gil;
+  return collected(code_of(
+      call(kExecSetHostNode, "(KKKK)", address(exec), address(node), address(fn), address(user_data)),
+      kExecSetHostNode));
+}
+
+const char* last_error() { return t_last_error.empty() ? nullptr : t_last_error.c_str(); }
+const char* describe() { return g_describe.c_str(); }
+const char* versions() { return g_versions.c_str(); }
+int init(const char* options);
+
+// The operations are filled in by init from what the module defines; launch_host_func is
+// there from the start because hostcb checks it before init.
+hostcb_adapter g_adapter = {
+    HOSTCB_ADAPTER_ABI_VERSION, sizeof(hostcb_adapter), nullptr, init,
+    nullptr,  // teardown: the interpreter stays up (callbacks may still come)
+    launch_host_func,
+    nullptr, nullptr,  // add_host_node, add_stream_callback
+    last_error, describe,
+    nullptr, nullptr,  // begin_capture, end_capture
+    nullptr, nullptr,  // graph_set_host_node, exec_set_host_node
+    nullptr,           // versions
+};
+
+// ---- loading the module (GIL held) ----
+
+// hostcb_layers/ and its helpers: python/ beside this library (a link to the source
+// folder in a build tree, a copy when installed).
+std::string layers_folder() { return hostcb_python::this_library_folder() + "/python"; }
+
+// str(value) of a Python str; false (error taken) otherwise. Drops `value`.
+bool text_of(PyObject* value, const std::string& what, std::string& out) {
+  bool ok = value && PyUnicode_Check(value);
+  if (ok) out = PyUnicode_AsUTF8(value);
+  else t_last_error = what + (value ? " is not a str" : ": " + take_error());
   Py_XDECREF(value);
-  Py_XDECREF(traceback);
-  PyErr_Clear();
-  return text;
+  return ok;
 }
 
-std::string find_on_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
-}
-
-// hostcb loads adapters with RTLD_LOCAL, but Python's extension modules (_ctypes, the
-// bindings) look for the interpreter's symbols globally: make whatever object holds
-// libpython (libpython3.x.so, or this adapter if it was linked statically) global.
-bool make_python_symbols_global() {
-  Dl_info info{};
-  if (!dladdr(reinterpret_cast<void*>(&Py_InitializeFromConfig), &info) || !info.dli_fname) return false;
-  return dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD) != nullptr;
-}
-
-// Starts the interpreter as `python` would start, so its venv and site-packages apply.
-bool start_interpreter(const std::string& python) {
-  if (Py_IsInitialized()) return true;  // the other Python adapter, or a host process
-  if (!make_python_symbols_global()) {
-    t_last_error = "cannot make libpython's symbols global for extension modules";
+// A versions() dict as "name=version\n" lines. Drops `dict`.
+bool version_lines(PyObject* dict, std::string& out) {
+  if (!dict || !PyDict_Check(dict)) {
+    t_last_error = dict ? "versions() did not return a dict" : "versions() raised " + take_error();
+    Py_XDECREF(dict);
     return false;
   }
-  PyConfig config;
-  PyConfig_InitPythonConfig(&config);
-  config.install_signal_handlers = 0;  // hostcb's SIGINT handling stays hostcb's
-  config.parse_argv = 0;
-  if (!python.empty()) {
-    PyStatus status = PyConfig_SetBytesString(&config, &config.program_name, python.c_str());
-    if (PyStatus_Exception(status)) {
-      PyConfig_Clear(&config);
-      t_last_error = "cannot use " + python + " as the program name";
-      return false;
-    }
+  PyObject *key = nullptr, *value = nullptr;
+  Py_ssize_t position = 0;
+  out.clear();
+  while (PyDict_Next(dict, &position, &key, &value)) {
+    if (!PyUnicode_Check(key) || !PyUnicode_Check(value)) continue;
+    out += std::string(PyUnicode_AsUTF8(key)) + "=" + PyUnicode_AsUTF8(value) + "\n";
   }
-  PyStatus status = Py_InitializeFromConfig(&config);
-  PyConfig_Clear(&config);
-  if (PyStatus_Exception(status)) {
-    t_last_error = std::string("Python did not start: ") + (status.err_msg ? status.err_msg : "?");
-    return false;
-  }
-  PyEval_SaveThread();  // release the GIL: from now on every user takes it when needed
+  Py_DECREF(dict);
   return true;
 }
 
-// Imports module:function (or the default for this build) into g_launch; GIL held.
-bool resolve_launch() {
-  PyObject* module = nullptr;
-  std::string function;
-  std::string module_name;
-  if (g_callable.empty()) {
-    PyObject* code = Py_CompileString(kDefaultModule, "<hostcb_python_adapter>", Py_file_input);
-    module = code ? PyImport_ExecCodeModule("hostcb_python_adapter_defaults", code) : nullptr;
-    Py_XDECREF(code);
-    function = std::string(HOSTCB_PYTHON_TARGET) + "_launch";
-    module_name = std::string(HOSTCB_PYTHON_TARGET) == "runtime" ? "cuda.bindings.runtime.cudaLaunchHostFunc"
-                                                                 : "cuda.bindings.driver.cuLaunchHostFunc";
-  } else {
-    std::size_t colon = g_callable.find(':');
-    if (colon == std::string::npos) {
-      t_last_error = "callable= takes module:function; got '" + g_callable + "'";
-      return false;
-    }
-    module = PyImport_ImportModule(g_callable.substr(0, colon).c_str());
-    function = g_callable.substr(colon + 1);
-    module_name = g_callable;
-  }
-  if (!module) {
-    t_last_error = take_python_error();
-    return false;
-  }
-  g_launch = PyObject_GetAttrString(module, function.c_str());
-  if (!g_launch || !PyCallable_Check(g_launch)) {
-    t_last_error = g_launch ? function + " is not callable" : take_python_error();
-    Py_DECREF(module);
-    return false;
-  }
-  // What was driven, with versions (the defaults module knows how to ask).
-  PyObject* code = Py_CompileString(kDefaultModule, "<hostcb_python_adapter>", Py_file_input);
-  PyObject* defaults = code ? PyImport_ExecCodeModule("hostcb_python_adapter_describe", code) : nullptr;
-  Py_XDECREF(code);
-  PyObject* text = defaults ? PyObject_CallMethod(defaults, "describe", "s", module_name.c_str()) : nullptr;
-  g_describe = text && PyUnicode_Check(text) ? PyUnicode_AsUTF8(text) : "Python (versions unknown)";
+// What the generic helpers (hostcb_layers._environment) say about a layer named `what`,
+// for a module without describe() and for callable=.
+void describe_generically(const std::string& what) {
+  g_describe = "Python layer " + what + " (versions unknown)";
+  PyObject* helpers = PyImport_ImportModule("hostcb_layers._environment");
+  const char* packages[] = {"cuda-bindings", "cuda-python", "cupy-cuda13x", "cupy-cuda12x", "cupy"};
+  PyObject* text = helpers ? PyObject_CallMethod(helpers, "describe", "ssssss", ("via " + what).c_str(), packages[0],
+                                                 packages[1], packages[2], packages[3], packages[4])
+                           : nullptr;
+  if (text && PyUnicode_Check(text)) g_describe = PyUnicode_AsUTF8(text);
   if (!text) PyErr_Clear();
   Py_XDECREF(text);
-  Py_XDECREF(defaults);
+  Py_XDECREF(helpers);
+}
+
+bool load_module(const std::string& name) {
+  PyObject* module = PyImport_ImportModule(name.c_str());
+  if (!module) {
+    t_last_error = take_error();
+    struct stat st {};
+    if (name.rfind("hostcb_layers.", 0) == 0 && ::stat((layers_folder() + "/hostcb_layers").c_str(), &st) != 0)
+      t_last_error += " (no hostcb_layers/ in " + layers_folder() + ")";
+    return false;
+  }
+  bool ok = true;
+  for (int m = 0; ok && m < kMemberCount; ++m) {
+    if (!PyObject_HasAttrString(module, kMemberNames[m])) continue;
+    g_functions[m] = PyObject_GetAttrString(module, kMemberNames[m]);
+    if (!g_functions[m] || !PyCallable_Check(g_functions[m])) {
+      t_last_error = name + "." + kMemberNames[m] + " is not a function";
+      ok = false;
+    }
+  }
+  if (ok && !g_functions[kLaunchHostFunc]) {
+    t_last_error = name + " defines no launch_host_func (every layer module needs one)";
+    ok = false;
+  }
+  if (ok && (g_functions[kBeginCapture] == nullptr) != (g_functions[kEndCapture] == nullptr)) {
+    t_last_error = name + " defines one of begin_capture and end_capture; a layer has both or neither";
+    ok = false;
+  }
+  if (ok && PyObject_HasAttrString(module, "NAME"))
+    ok = text_of(PyObject_GetAttrString(module, "NAME"), name + ".NAME", g_name);
+  else if (ok)
+    g_name = name.substr(name.rfind('.') + 1);
   Py_DECREF(module);
+  if (!ok) return false;
+
+  if (g_functions[kDescribe]) {
+    if (!text_of(PyObject_CallNoArgs(g_functions[kDescribe]), name + ".describe()", g_describe)) return false;
+  } else {
+    describe_generically(name);
+  }
+  if (g_functions[kVersions] && !version_lines(PyObject_CallNoArgs(g_functions[kVersions]), g_versions)) return false;
+
+  auto member = [](Member m, auto function) { return g_functions[m] ? function : nullptr; };
+  g_adapter.add_host_node = member(kAddHostNode, &add_host_node);
+  g_adapter.add_stream_callback = member(kAddStreamCallback, &add_stream_callback);
+  g_adapter.begin_capture = member(kBeginCapture, &begin_capture);
+  g_adapter.end_capture = member(kEndCapture, &end_capture);
+  g_adapter.graph_set_host_node = member(kGraphSetHostNode, &graph_set_host_node);
+  g_adapter.exec_set_host_node = member(kExecSetHostNode, &exec_set_host_node);
+  g_adapter.versions = g_functions[kVersions] ? &versions : nullptr;
   return true;
 }
 
-int init_adapter(const char* options) {
+// callable=module:function, as before the module protocol: launch_host_func only.
+bool load_callable(const std::string& spec) {
+  std::size_t colon = spec.find(':');
+  if (colon == std::string::npos) {
+    t_last_error = "callable= takes module:function; got '" + spec + "'";
+    return false;
+  }
+  PyObject* module = PyImport_ImportModule(spec.substr(0, colon).c_str());
+  if (!module) {
+    t_last_error = take_error();
+    return false;
+  }
+  std::string function = spec.substr(colon + 1);
+  PyObject* launch = PyObject_GetAttrString(module, function.c_str());
+  Py_DECREF(module);
+  if (!launch || !PyCallable_Check(launch)) {
+    t_last_error = launch ? function + " is not callable" : take_error();
+    Py_XDECREF(launch);
+    return false;
+  }
+  g_functions[kLaunchHostFunc] = launch;
+  describe_generically(spec);
+  return true;
+}
+
+int init(const char* options) {
   std::string python = std::getenv("HOSTCB_PYTHON") ? std::getenv("HOSTCB_PYTHON") : "";
+  std::string module = std::string("hostcb_layers.cuda_bindings_") + HOSTCB_PYTHON_TARGET;
+  std::string callable, name;
+  bool module_given = false;
   std::stringstream items(options ? options : "");
   for (std::string item; std::getline(items, item, ',');) {
     std::size_t eq = item.find('=');
     std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
-    if (key == "callable") g_callable = value;
-    else if (key == "name") g_name = value;
+    if (key == "module") module = value, module_given = true;
+    else if (key == "callable") callable = value;
+    else if (key == "name") name = value;
     else if (key == "python") python = value;
     else if (!key.empty()) {
-      t_last_error = "unknown option '" + key + "' (callable, name, python)";
+      t_last_error = "unknown option '" + key + "' (module, callable, name, python)";
       return 1;
     }
   }
-  if (python.empty()) python = find_on_path("python3");
-  if (!start_interpreter(python)) return 1;
-  PyGILState_STATE gil = PyGILState_Ensure();
-  bool ok = resolve_launch();
-  PyGILState_Release(gil);
-  return ok ? 0 : 1;
-}
-
-int launch_host_func(void* stream, hostcb_host_fn fn, void* user_data) {
-  PyGILState_STATE gil = PyGILState_Ensure();
-  PyObject* result = PyObject_CallFunction(g_launch, "KKK", static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(stream)),
-                                           static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(fn)),
-                                           static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(user_data)));
-  int code = 0;
-  if (!result) {
-    t_last_error = take_python_error();
-    code = 999;  // cudaErrorUnknown: the Python layer raised instead of returning a code
-  } else {
-    long value = PyLong_AsLong(result);
-    if (value == -1 && PyErr_Occurred()) {
-      t_last_error = "launch() did not return an int: " + take_python_error();
-      code = 999;
-    } else {
-      code = static_cast<int>(value);
-      if (code != 0) t_last_error = "the Python layer returned " + std::to_string(code);
-    }
-    Py_DECREF(result);
+  if (module_given && !callable.empty()) {
+    t_last_error = "module= and callable= name two layers; give one";
+    return 1;
   }
-  PyGILState_Release(gil);
-  return code;
-}
-
-const char* last_error() { return t_last_error.empty() ? nullptr : t_last_error.c_str(); }
-int init(const char* options);
-const char* describe() { return g_describe.c_str(); }
-
-hostcb_adapter g_adapter = {
-    HOSTCB_ADAPTER_ABI_VERSION, sizeof(hostcb_adapter), nullptr, init,
-    nullptr,                 // teardown: the interpreter stays up (callbacks may still come)
-    launch_host_func,
-    nullptr,                 // add_host_node: the bindings' graph API is not driven yet
-    nullptr,                 // add_stream_callback
-    last_error, describe,
-    nullptr, nullptr,        // begin_capture, end_capture
-    nullptr, nullptr,        // graph_set_host_node, exec_set_host_node
-    nullptr,                 // versions
-};
-
-// hostcb reads the name after init: an option may have changed it.
-int init(const char* options) {
-  int rc = init_adapter(options);
-  g_adapter.name = g_name.c_str();
-  return rc;
+  if (python.empty()) python = hostcb_python::find_on_path("python3");
+  if (!hostcb_python::start_interpreter(python, t_last_error)) return 1;
+  bool ok;
+  {
+    Gil gil;
+    ok = hostcb_python::put_first_on_sys_path(layers_folder(), t_last_error) &&
+         (callable.empty() ? load_module(module) : load_callable(callable));
+  }
+  if (!name.empty()) g_name = name;
+  g_adapter.name = g_name.c_str();  // hostcb reads the name after init
+  return ok ? 0 : 1;
 }
 
 }  // namespace
 
 extern "C" HOSTCB_ADAPTER_EXPORT const hostcb_adapter* hostcb_adapter_v1(void) {
-  g_adapter.name = g_name.c_str();  // init may have changed it; hostcb reads it after init
+  g_adapter.name = g_name.c_str();
   return &g_adapter;
 }

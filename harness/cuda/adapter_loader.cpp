@@ -1,4 +1,5 @@
 #include "cuda/adapter_loader.hpp"
+#include "cuda/adapter_names.hpp"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -144,12 +145,12 @@ AdapterSpec split_adapter_spec(const std::string& spec) {
   // A folder may hold an '@': the path is the longest prefix that names a file, so that
   // "/opt/a@b/x.so@name=y" is /opt/a@b/x.so with options "name=y".
   struct stat st {};
-  if (::stat(spec.c_str(), &st) == 0) return {spec, "", false};
+  if (::stat(spec.c_str(), &st) == 0) return {spec, "", false, spec};
   for (std::size_t at = spec.rfind('@'); at != std::string::npos && at > 0; at = spec.rfind('@', at - 1))
-    if (::stat(spec.substr(0, at).c_str(), &st) == 0) return {spec.substr(0, at), spec.substr(at + 1), true};
+    if (::stat(spec.substr(0, at).c_str(), &st) == 0) return {spec.substr(0, at), spec.substr(at + 1), true, spec.substr(0, at)};
   std::size_t at = spec.find('@');  // nothing there: the first '@' names the missing file
-  if (at == std::string::npos) return {spec, "", false};
-  return {spec.substr(0, at), spec.substr(at + 1), true};
+  if (at == std::string::npos) return {spec, "", false, spec};
+  return {spec.substr(0, at), spec.substr(at + 1), true, spec.substr(0, at)};
 }
 
 namespace {
@@ -157,7 +158,7 @@ namespace {
 // Loads, checks and (unless `keep` is false) registers the adapter. Called in a child
 // process first, where a crash in its init costs nothing.
 AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
-  auto fail = [&](const std::string& why) { return UsageError(str("adapter '", s.path, "': ", why)); };
+  auto fail = [&](const std::string& why) { return UsageError(str("adapter '", s.label, "': ", why)); };
   if (s.path.empty()) throw UsageError("adapter: the path is empty (give PATH[@OPTIONS])");  // dlopen("") is hostcb itself
 
   void* library = dlopen(s.path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -273,11 +274,11 @@ void check_in_child(const AdapterSpec& s) {
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFSIGNALED(status))
-    throw UsageError(str("adapter '", s.path, "': crashed while being loaded and initialised in a test process (",
+    throw UsageError(str("adapter '", s.label, "': crashed while being loaded and initialised in a test process (",
                          strsignal(WTERMSIG(status)), ", signal ", WTERMSIG(status), "); not loaded"));
   if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && !said.empty()) throw UsageError(said);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)  // a sanitizer turns a crash into an exit code
-    throw UsageError(str("adapter '", s.path, "': crashed while being loaded and initialised in a test process (exit code ",
+    throw UsageError(str("adapter '", s.label, "': crashed while being loaded and initialised in a test process (exit code ",
                          WEXITSTATUS(status), ", no reason given); not loaded"));
 }
 
@@ -285,7 +286,15 @@ void check_in_child(const AdapterSpec& s) {
 
 AdapterInfo load_adapter(const std::string& spec, AdapterCheck check) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  AdapterSpec s = split_adapter_spec(spec);
+  AdapterSpec s;
+  if (is_ready_name(spec)) {
+    std::vector<std::string> loaded;
+    for (const auto& info : g_loaded) loaded.push_back(info.path);
+    s = split_adapter_spec(resolve_ready_name(spec, loaded));
+    s.label = spec.substr(0, spec.find('@'));
+  } else {
+    s = split_adapter_spec(spec);
+  }
   if (check == AdapterCheck::in_child_first) check_in_child(s);
   return load_checked(s, true);
 }

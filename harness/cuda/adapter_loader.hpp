@@ -13,6 +13,7 @@ namespace hostcb {
 struct AdapterSpec {
   std::string path, options;
   bool has_options = false;  // "x.so@" passes "" to init; "x.so" passes NULL
+  std::string label;         // what messages call it: a ready name, else the path
 };
 AdapterSpec split_adapter_spec(const std::string& spec);
 
@@ -22,7 +23,7 @@ enum class AdapterCheck {
   in_process,      // no child (a worker: its supervisor has checked the adapter already)
 };
 
-// Loads `spec`, checks it, runs its init and registers it as a forwarding layer. Throws
+// Loads `spec` (PATH[@OPTIONS], or a ready name LAYER:ENTRY[@OPTIONS]: adapter_names.hpp), checks it, runs its init and registers it as a forwarding layer. Throws
 // UsageError with a one-line reason: an empty path, file not loadable, symbol missing,
 // another ABI version, a struct too small, a bad or taken name (checked before init), no
 // launch_host_func, init refused, init crashed (in the child). Call before the families

@@ -5,7 +5,8 @@ for as long as CUDA may call it is up to the layer, as it is for the layer's use
 """
 import ctypes
 import importlib.metadata
-import platform
+
+from hostcb_layers import _environment
 
 HOST_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 STREAM_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p)
@@ -23,14 +24,7 @@ def stream_callback(callback):
 
 def package_versions(*names):
     """{name: version} for each installed distribution in names, and python."""
-    found = {}
-    for name in names:
-        try:
-            found[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            pass
-    found["python"] = platform.python_version()
-    return found
+    return _environment.versions(*names)
 
 
 def first_installed(*names):
