@@ -11,7 +11,8 @@
 //
 // Handles and pointers travel as ints. Each function the module defines becomes the ABI
 // member of the same name; one it lacks leaves the member NULL, and hostcb lists the
-// scenarios that need it as excluded. launch_host_func is required.
+// scenarios that need it as excluded. A module defines at least one of launch_host_func,
+// add_host_node and add_stream_callback.
 //
 // Built twice from this file, so that two Python layers can be loaded at once (a plugin
 // has one state per process):
@@ -203,13 +204,12 @@ const char* describe() { return g_describe.c_str(); }
 const char* versions() { return g_versions.c_str(); }
 int init(const char* options);
 
-// The operations are filled in by init from what the module defines; launch_host_func is
-// there from the start because hostcb checks it before init.
+// The operations are filled in by init from what the module defines (hostcb reads the
+// table after init).
 hostcb_adapter g_adapter = {
     HOSTCB_ADAPTER_ABI_VERSION, sizeof(hostcb_adapter), nullptr, init,
     nullptr,  // teardown: the interpreter stays up (callbacks may still come)
-    launch_host_func,
-    nullptr, nullptr,  // add_host_node, add_stream_callback
+    nullptr, nullptr, nullptr,  // launch_host_func, add_host_node, add_stream_callback
     last_error, describe,
     nullptr, nullptr,  // begin_capture, end_capture
     nullptr, nullptr,  // graph_set_host_node, exec_set_host_node
@@ -282,8 +282,8 @@ bool load_module(const std::string& name) {
       ok = false;
     }
   }
-  if (ok && !g_functions[kLaunchHostFunc]) {
-    t_last_error = name + " defines no launch_host_func (every layer module needs one)";
+  if (ok && !g_functions[kLaunchHostFunc] && !g_functions[kAddHostNode] && !g_functions[kAddStreamCallback]) {
+    t_last_error = name + " defines none of launch_host_func, add_host_node and add_stream_callback";
     ok = false;
   }
   if (ok && (g_functions[kBeginCapture] == nullptr) != (g_functions[kEndCapture] == nullptr)) {
@@ -305,6 +305,7 @@ bool load_module(const std::string& name) {
   if (g_functions[kVersions] && !version_lines(PyObject_CallNoArgs(g_functions[kVersions]), g_versions)) return false;
 
   auto member = [](Member m, auto function) { return g_functions[m] ? function : nullptr; };
+  g_adapter.launch_host_func = member(kLaunchHostFunc, &launch_host_func);
   g_adapter.add_host_node = member(kAddHostNode, &add_host_node);
   g_adapter.add_stream_callback = member(kAddStreamCallback, &add_stream_callback);
   g_adapter.begin_capture = member(kBeginCapture, &begin_capture);
@@ -336,6 +337,7 @@ bool load_callable(const std::string& spec) {
     return false;
   }
   g_functions[kLaunchHostFunc] = launch;
+  g_adapter.launch_host_func = &launch_host_func;
   describe_generically(spec);
   return true;
 }

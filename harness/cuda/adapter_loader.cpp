@@ -184,8 +184,6 @@ AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
     throw fail(str("its struct hostcb_adapter is ", table->struct_size, " bytes; version ", table->abi_version,
                    " has ", need));
   if (table->abi_version == 1 && !table->launch_host_func) throw fail("has no launch_host_func (required in version 1)");
-  if (!table->launch_host_func && !table->add_host_node && !table->add_stream_callback)
-    throw fail("offers no operation (launch_host_func, add_host_node or add_stream_callback)");
   // Without options the name is checked before init (a refused adapter never runs), and
   // after init in any case: the ABI lets init set it from its options.
   auto check_name = [&]() -> std::string {
@@ -200,6 +198,11 @@ AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
   if (table->init && table->init(s.has_options ? s.options.c_str() : nullptr) != 0) {
     const char* said = table->last_error ? table->last_error() : nullptr;
     throw fail(str("init refused", said ? std::string(": ") + said : std::string()));
+  }
+  // Checked after init, which may fill in the operations (a Python module's, say).
+  if (!table->launch_host_func && !table->add_host_node && !table->add_stream_callback) {
+    if (table->teardown) table->teardown();
+    throw fail("offers no operation (launch_host_func, add_host_node or add_stream_callback)");
   }
   std::string name;
   try {
