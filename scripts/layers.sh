@@ -9,11 +9,13 @@ Usage: scripts/layers.sh [OPTIONS] SPEC... [-- HOSTCB-RUN-ARGS...]
 
 Each SPEC is a layer package, with or without a version:
   cupy-cuda13x==14.2.0   a fresh venv, pip install of that version
-  cupy-cuda13x           the version python3 already has (a venv with --system-site-packages,
-                         nothing installed): the GPU image's own cupy or cuda-bindings
+  cupy-cuda13x           the version python3 already has (nothing installed): the GPU
+                         image's own cupy or cuda-bindings
 --wheels DIR             offline: one subfolder of DIR per version, holding that version's
                          wheels (and any dependencies python3 lacks); each is installed with
-                         pip --no-index into a venv with --system-site-packages
+                         pip --no-index --target into a folder put first on PYTHONPATH, over
+                         python3's own packages (a venv made from a venv's python3 would not
+                         see that venv's packages)
 Layer packages and the layer modules (harness/adapters/python/hostcb_layers) run for each:
   cupy-cuda13x, cupy-cuda12x  cupy_external_stream, cupy_add_callback, cupy_runtime
   numba-cuda                  numba_add_callback
@@ -21,7 +23,7 @@ Layer packages and the layer modules (harness/adapters/python/hostcb_layers) run
   cuda-bindings               every cuda_bindings_*.py module there
 For each layer version and module it runs
   build/hostcb run --adapter ADAPTER --axis forward=MODULE --json OUT/MODULE-VERSION.json ARGS
-with HOSTCB_PYTHON set to the venv's python, then
+with HOSTCB_PYTHON set to the python that has the layer, then
   build/hostcb report OUT/*.json --markdown OUT/matrix.md --html OUT/matrix.html --json OUT/matrix.json
 ADAPTER is the ready name LAYER:ENTRY with --ready, else
   build/libhostcb_python_runtime.so@module=hostcb_layers.MODULE,name=MODULE
@@ -91,9 +93,10 @@ ready_name() {
   esac
 }
 
-# run_layer PACKAGE VERSION-LABEL PYTHON: every module of PACKAGE through hostcb.
+# run_layer PACKAGE VERSION-LABEL PYTHON [SITE]: every module of PACKAGE through hostcb,
+# with SITE (the layer's installed folder) first on PYTHONPATH when given.
 run_layer() {
-  local package="$1" label="$2" python="$3" module adapter json rc mods
+  local package="$1" label="$2" python="$3" site="${4:-}" module adapter json rc mods
   mods="$(modules_for "$package")"
   if [ -z "$mods" ]; then note "NO-MODULE $package $label: no layer module for this package"; bad=1; return; fi
   for module in $mods; do
@@ -102,7 +105,7 @@ run_layer() {
     if [ "$ready" = 1 ]; then adapter="$(ready_name "$module")"
     else adapter="$adapter_lib@module=hostcb_layers.$module,name=$module"; fi
     echo "layers.sh: $module ($package $label): $hostcb run --adapter $adapter --axis forward=$module" >&2
-    HOSTCB_PYTHON="$python" PYTHONPATH="$root/harness/adapters/python${PYTHONPATH:+:$PYTHONPATH}" \
+    HOSTCB_PYTHON="$python" PYTHONPATH="${site:+$site:}$root/harness/adapters/python${PYTHONPATH:+:$PYTHONPATH}" \
       "$hostcb" run --adapter "$adapter" --axis "forward=$module" --json "$json" "${run_args[@]}" \
       >"$out/$module-$label.log" 2>&1
     rc=$?
@@ -115,10 +118,10 @@ run_layer() {
   done
 }
 
-# make_venv DIR SYSTEM(0|1): a venv; the image's packages visible when SYSTEM is 1.
+# make_venv DIR: a fresh venv, for a version pip installs from the network.
 make_venv() {
   rm -rf "$1"
-  if [ "$2" = 1 ]; then python3 -m venv --system-site-packages "$1"; else python3 -m venv "$1"; fi
+  python3 -m venv "$1"
 }
 
 installed_version() { "$1" -c "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))" "$2" 2>/dev/null; }
@@ -128,16 +131,17 @@ for spec in "${specs[@]}"; do
   venv="$venvs/${spec//[^A-Za-z0-9._-]/_}"
   if [[ "$spec" == *==* ]]; then
     version="${spec#*==}"
-    if ! make_venv "$venv" 0 >"$out/install-$package-$version.log" 2>&1 ||
+    if ! make_venv "$venv" >"$out/install-$package-$version.log" 2>&1 ||
       ! "$venv/bin/python" -m pip install --quiet "$spec" >>"$out/install-$package-$version.log" 2>&1; then
       note "INSTALL-FAILED $package $version: $(tail -n 1 "$out/install-$package-$version.log")"
       bad=1
       continue
     fi
   else
-    make_venv "$venv" 1 >/dev/null 2>&1 || { note "INSTALL-FAILED $package: no venv"; bad=1; continue; }
-    version="$(installed_version "$venv/bin/python" "$package")"
+    version="$(installed_version python3 "$package")"
     if [ -z "$version" ]; then note "INSTALL-FAILED $package: python3 has no $package"; bad=1; continue; fi
+    run_layer "$package" "$version" "$(command -v python3)"
+    continue
   fi
   run_layer "$package" "$version" "$venv/bin/python"
 done
@@ -155,15 +159,15 @@ if [ -n "$wheels" ]; then
       if [ -n "$(modules_for "$dist")" ]; then package="$dist"; version="$(echo "$base" | cut -d- -f2)"; break; fi
     done
     if [ -z "$package" ]; then note "NO-MODULE $name: no wheel of a layer package in $sub"; bad=1; continue; fi
-    venv="$venvs/wheels-$name"
+    site="$venvs/site-$name"
     log="$out/install-$package-$version.log"
-    if ! make_venv "$venv" 1 >"$log" 2>&1 ||
-      ! "$venv/bin/python" -m pip install --quiet --no-index --find-links "$sub" "$sub"*.whl >>"$log" 2>&1; then
+    rm -rf "$site"
+    if ! python3 -m pip install --quiet --no-index --no-deps --no-compile --target "$site" "$sub"*.whl >"$log" 2>&1; then
       note "INSTALL-FAILED $package $version (from $sub): $(grep -m1 -E 'ERROR|No matching' "$log" || tail -n 1 "$log")"
       bad=1
       continue
     fi
-    run_layer "$package" "$version" "$venv/bin/python"
+    run_layer "$package" "$version" "$(command -v python3)" "$site"
   done
 fi
 
