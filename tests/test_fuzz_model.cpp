@@ -69,7 +69,7 @@ Model run_all(const Program& program, LayerKind layer = LayerKind::correct) {
 
 }  // namespace
 
-TEST_CASE("fuzz model: each host node once per launch of each exec; updates from the next launch", "[fuzz]") {
+TEST_CASE("fuzz model: each host node once per launch of each exec, updates from the next launch", "[fuzz]") {
   Builder b;
   int g = b.nodes({0, 1});
   int e1 = b.instantiate(g);
