@@ -49,3 +49,13 @@ TEST_CASE("axis overrides: name=v1,v2", "[filter]") {
   for (const char* bad : {"replays", "=1", "replays=", "replays=1,,2", "replays=1,1"})
     CHECK_THROWS_AS(parse_axis_override(bad), UsageError);
 }
+
+TEST_CASE("axis overrides: ranges of whole numbers, mixed with single values", "[filter]") {
+  CHECK(parse_axis_override("seed=1-3,9").values == std::vector<std::string>{"1", "2", "3", "9"});
+  CHECK(parse_axis_override("seed=5-5").values == std::vector<std::string>{"5"});
+  CHECK(parse_axis_override("seed=1-1000").values.size() == 1000);
+  CHECK(parse_axis_override("seed=1-1000000").values.size() == 1000000);
+  for (const char* bad : {"seed=3-1", "seed=1-", "seed=-3", "seed=a-3", "seed=1-2-3", "seed=1-3,2",
+                          "seed=0-1000000", "seed=1-1000000,1000001"})
+    CHECK_THROWS_AS(parse_axis_override(bad), UsageError);
+}

@@ -28,6 +28,7 @@ class Command {
 std::unique_ptr<Command> make_list_command();
 std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_self_test_command();
+std::unique_ptr<Command> make_shrink_command();
 std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_result_command();
 std::unique_ptr<Command> make_bench_command();

@@ -26,7 +26,7 @@ std::string describe_requirements(const Requirements& needs) {
 nlohmann::ordered_json axes_json(const Family& f) {
   nlohmann::ordered_json axes = nlohmann::ordered_json::array();
   for (const auto& a : f.axes)
-    axes.push_back({{"name", a.name}, {"kind", a.kind == AxisKind::choice ? "choice" : "count"}, {"values", a.values}});
+    axes.push_back({{"name", a.name}, {"kind", a.kind == AxisKind::choice ? "choice" : a.kind == AxisKind::count ? "count" : "word"}, {"values", a.values}});
   return axes;
 }
 

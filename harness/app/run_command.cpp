@@ -48,6 +48,12 @@ class RunCommand final : public Command {
         ->capture_default_str();
     run->add_flag("--until-fail", until_fail_,
                   "repeat until the first failure, error or xpass (at most --repeat times; 1000 unless given)");
+    run->add_option("--budget", budget_s_,
+                    "fuzz for SECONDS: run the selection, then again with every seed moved past the selection's "
+                    "seeds, and so on, until SECONDS have passed (a scenario under way finishes; the rest of its "
+                    "batch is left out, not reported)")
+        ->type_name("SECONDS")
+        ->check(CLI::Range(1.0, 604800.0).description(""));
     run->add_flag("--quiet,-q", quiet_, "print only failures and the summary");
     run->add_flag("--verbose,-v", verbose_, "print every result's properties too");
     run->add_option("--color", color_, "auto (on a terminal, unless NO_COLOR is set), always or never")
@@ -66,6 +72,7 @@ class RunCommand final : public Command {
     const std::vector<Scenario> selected = make_plan(registry, selection_);
     std::vector<Scenario> plan;  // the selection, --repeat times over: one worker runs them all
     for (int k = 0; k < repeat_; ++k) plan.insert(plan.end(), selected.begin(), selected.end());
+    if (budget_s_ > 0) check_budget(selected);
     ExecutionOptions execution = execution_options(execution_, adapters_);
     std::optional<Expectations> expectations;
     if (expectations_option_->count()) {
@@ -103,7 +110,34 @@ class RunCommand final : public Command {
     const std::size_t total = plan.size() * devices.size();
     reporters.run_started(report.environment, total);
     auto start = std::chrono::steady_clock::now();
-    for (std::size_t d = 0; d < devices.size(); ++d) {
+    if (budget_s_ > 0) {
+      // --budget: batch after batch of new seeds until the time is spent; results arrive
+      // numbered past the first batch's total, which only says how far the run has come.
+      auto spent = [&] { return std::chrono::steady_clock::now() - start >= std::chrono::duration<double>(budget_s_); };
+      Environment on_device = report.environment;
+      on_device.selected_device = execution.device = devices.front();
+      Runner in_process(on_device);
+      execution.run_in_process = [&](const Scenario& s) { return in_process.run(s); };
+      auto earlier = execution.stop_requested;
+      execution.stop_requested = [&, earlier] { return spent() || (earlier && earlier()); };
+      execution.stop_reason = "not run: --budget spent";
+      std::size_t done = 0;
+      std::int64_t batch = -1;
+      for (bool ran = true; ran && !spent() && !stop && !interrupt_signal();) {  // a batch that ran nothing ends it (no GPU)
+        ran = false;
+        ++batch;
+        execute_plan(shifted_seeds(registry, selected, batch), on_device, execution, [&](const Result& finished, std::size_t) {
+          if (finished.status == Status::skipped && finished.reason == execution.stop_reason) return;
+          Result r = finished;
+          ran = ran || r.status != Status::skipped;
+          if (expectations) apply_expectation(r, *expectations, report.environment);
+          stop = stop || ((fail_fast_ || until_fail_) && is_bad(r.status));
+          reporters.on_result(r, done++, std::max(total, done + 1));
+          report.results.push_back(std::move(r));
+        });
+      }
+    }
+    for (std::size_t d = 0; d < devices.size() && budget_s_ <= 0; ++d) {
       Environment on_device = report.environment;
       on_device.selected_device = execution.device = devices[d];
       Runner in_process(on_device);
@@ -141,6 +175,36 @@ class RunCommand final : public Command {
   std::vector<std::string> adapters_;
   ExecutionCliOptions execution_;
   static constexpr int kUntilFailDefault = 1000;
+  double budget_s_ = 0;
+
+  // --budget needs scenarios with a seed (the fuzz family), on one device, once each.
+  void check_budget(const std::vector<Scenario>& selected) const {
+    if (device_ == "all" || repeat_ > 1 || until_fail_)
+      throw UsageError("--budget runs new seeds on one device: it does not combine with --device all, --repeat or --until-fail");
+    for (const auto& s : selected)
+      if (!s.params.has("seed"))
+        throw UsageError("--budget runs new seeds, and '" + s.id + "' has none: select fuzz scenarios (--filter 'fuzz/*')");
+  }
+
+  // Batch k of a --budget run: the selection with every seed moved k times past the
+  // selection's span of seeds (seeds 1-100: batch 1 is 101-200), resolved as ids.
+  static std::vector<Scenario> shifted_seeds(const Registry& registry, const std::vector<Scenario>& selected,
+                                             std::int64_t batch) {
+    if (batch == 0) return selected;
+    std::int64_t low = selected.front().params.get_count("seed"), high = low;
+    for (const auto& s : selected) {
+      low = std::min(low, s.params.get_count("seed"));
+      high = std::max(high, s.params.get_count("seed"));
+    }
+    std::vector<Scenario> plan;
+    for (const auto& s : selected) {
+      Params moved;
+      for (const auto& [axis, value] : s.params.items())
+        moved.add(axis, axis == "seed" ? std::to_string(std::stoll(value) + batch * (high - low + 1)) : value);
+      plan.push_back(registry.resolve(scenario_id(s.family->name, moved)));
+    }
+    return plan;
+  }
   int repeat_ = 1;
   bool fail_fast_ = false, until_fail_ = false, quiet_ = false, verbose_ = false;
   std::string color_ = "auto";

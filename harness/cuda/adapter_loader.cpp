@@ -190,7 +190,7 @@ AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
     std::string name = table->name ? table->name : "";
     if (!is_valid_name(name) || name.size() > 40)
       throw fail(str("name '", name, "' is not 1 to 40 of letters, digits, '_' and '.'"));
-    for (const auto& taken : forwarder_names())
+    for (const auto& taken : forwarder_names(true))
       if (taken == name) throw fail(str("a forwarding layer named '", name, "' is already loaded"));
     return name;
   };

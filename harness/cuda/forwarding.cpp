@@ -7,8 +7,13 @@ namespace hostcb {
 
 namespace {
 struct Registry {
-  std::vector<std::unique_ptr<Forwarder>> layers = make_builtin_layers();
+  std::vector<std::unique_ptr<Forwarder>> layers = all_builtin();
   std::size_t builtins = layers.size();
+  static std::vector<std::unique_ptr<Forwarder>> all_builtin() {
+    auto layers = make_builtin_layers();
+    for (auto& control : make_control_layers()) layers.push_back(std::move(control));
+    return layers;
+  }
 };
 Registry& registry() {
   static Registry instance;
@@ -35,9 +40,10 @@ Forwarder& forwarder(const std::string& name) {
   throw std::invalid_argument("unknown forwarding layer '" + name + "'");
 }
 
-std::vector<std::string> forwarder_names() {
+std::vector<std::string> forwarder_names(bool with_control_only) {
   std::vector<std::string> names;
-  for (auto& layer : layers()) names.push_back(layer->name());
+  for (auto& layer : layers())
+    if (with_control_only || !layer->control_only()) names.push_back(layer->name());
   return names;
 }
 

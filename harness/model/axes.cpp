@@ -23,7 +23,18 @@ Axis Axis::count(std::string name, std::vector<std::int64_t> values, std::int64_
   return axis;
 }
 
+Axis Axis::word(std::string name, std::vector<std::string> values) {
+  Axis axis = choice(std::move(name), std::move(values));
+  axis.kind = AxisKind::word;
+  return axis;
+}
+
 void Axis::check_value(const std::string& value) const {
+  if (kind == AxisKind::word) {
+    if (!is_valid_name(value) || value.size() > 2000)
+      throw UsageError(str("axis '", name, "' takes a word of letters, digits, '_' and '.'; got '", value, "'"));
+    return;
+  }
   if (kind == AxisKind::choice) {
     for (const auto& allowed : values)
       if (allowed == value) return;

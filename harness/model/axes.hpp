@@ -14,6 +14,7 @@ namespace hostcb {
 enum class AxisKind {
   choice,  // a fixed set of names (api=driver|runtime); overrides must pick from it
   count,   // positive integers (replays=1,2,5); overrides may give any in [min, max]
+  word,    // any valid name (fuzz's cut=none|3.7n1); the family's body reads it
 };
 
 struct Axis {
@@ -26,6 +27,7 @@ struct Axis {
   static Axis choice(std::string name, std::vector<std::string> values);
   static Axis count(std::string name, std::vector<std::int64_t> values,
                     std::int64_t max = 1'000'000);
+  static Axis word(std::string name, std::vector<std::string> values);
 
   // Throws UsageError when `value` is not acceptable for this axis.
   void check_value(const std::string& value) const;

@@ -1,6 +1,7 @@
 #include "model/filter.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "model/axes.hpp"
 #include "model/errors.hpp"
@@ -59,6 +60,30 @@ bool Filter::matches(const std::string& id) const {
   return true;
 }
 
+namespace {
+constexpr std::size_t kMaxAxisValues = 1'000'000;
+
+bool all_digits(const std::string& text) {
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// "A-B" (whole numbers, A <= B): the values A, A+1, ..., B; otherwise the text itself.
+std::vector<std::string> expand_range(const std::string& text, const std::string& option) {
+  std::size_t dash = text.find('-');
+  if (dash == std::string::npos) return {text};
+  std::string from = text.substr(0, dash), to = text.substr(dash + 1);
+  if (!all_digits(from) || !all_digits(to) || from.size() > 12 || to.size() > 12)
+    throw UsageError(str("--axis '", option, "': a range is FIRST-LAST in whole numbers; got '", text, "'"));
+  long long first = std::stoll(from), last = std::stoll(to);
+  if (first > last) throw UsageError(str("--axis '", option, "': the range '", text, "' runs backwards"));
+  if (static_cast<unsigned long long>(last - first) >= kMaxAxisValues)
+    throw UsageError(str("--axis '", option, "' gives more than ", kMaxAxisValues, " values"));
+  std::vector<std::string> values;
+  for (long long v = first; v <= last; ++v) values.push_back(std::to_string(v));
+  return values;
+}
+}  // namespace
+
 AxisOverride parse_axis_override(const std::string& text) {
   std::size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
@@ -66,15 +91,18 @@ AxisOverride parse_axis_override(const std::string& text) {
   AxisOverride override_;
   override_.axis = text.substr(0, eq);
   std::string rest = text.substr(eq + 1);
+  std::set<std::string> seen;
   std::size_t start = 0;
   while (true) {
     std::size_t comma = rest.find(',', start);
-    std::string value = rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (value.empty()) throw UsageError(str("--axis '", text, "' has an empty value"));
-    bool seen = false;
-    for (const auto& v : override_.values) seen = seen || v == value;
-    if (seen) throw UsageError(str("--axis '", text, "' lists '", value, "' twice"));
-    override_.values.push_back(value);
+    std::string item = rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty()) throw UsageError(str("--axis '", text, "' has an empty value"));
+    for (auto& value : expand_range(item, text)) {
+      if (!seen.insert(value).second) throw UsageError(str("--axis '", text, "' lists '", value, "' twice"));
+      if (seen.size() > kMaxAxisValues)
+        throw UsageError(str("--axis '", text, "' gives more than ", kMaxAxisValues, " values"));
+      override_.values.push_back(std::move(value));
+    }
     if (comma == std::string::npos) break;
     start = comma + 1;
   }

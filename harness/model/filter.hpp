@@ -3,7 +3,8 @@
 //   --filter 'POS[:POS...][-NEG[:NEG...]]'   globs over ids; '*' any run, '?' one character.
 //                                            No positive part means '*'; a bare family
 //                                            name means family/*.
-//   --axis name=v1,v2                        replace an axis's values in every family that has it.
+//   --axis name=v1,v2                        replace an axis's values in every family that has it;
+//                                            A-B is the whole numbers A to B (seed=1-1000,2000).
 #pragma once
 #include <string>
 #include <vector>
@@ -33,7 +34,8 @@ struct AxisOverride {
   std::vector<std::string> values;
 };
 
-// Parses "name=v1,v2". Throws UsageError on malformed text; values are checked against
+// Parses "name=v1,v2", where a value may be a range A-B (at most 1,000,000 values in all).
+// Throws UsageError on malformed text; values are checked against
 // the families' axes when the plan is made.
 AxisOverride parse_axis_override(const std::string& text);
 

@@ -1,0 +1,258 @@
+#include "cases/fuzz/model.hpp"
+
+#include <algorithm>
+
+namespace hostcb::fuzz {
+
+LayerKind layer_kind(const std::string& forward) {
+  if (forward == "oneshot") return LayerKind::oneshot;
+  if (forward == "frees_on_update") return LayerKind::frees_on_update;
+  if (forward == "exec_set_in_graph") return LayerKind::exec_set_in_graph;
+  return LayerKind::correct;
+}
+
+Model::Model(const Program& program, LayerKind layer)
+    : program_(program),
+      layer_(layer),
+      enqueued_(program.sites, 0),
+      finished_(program.sites, 0),
+      kernel_runs_(program.cells, 0),
+      pending_(program.streams, std::vector<std::uint64_t>(program.sites, 0)) {}
+
+namespace {
+
+bool is_build(OpKind kind) { return kind == OpKind::capture || kind == OpKind::nodes; }
+
+// The item names a build's nodes depend on: deps for explicit nodes; the previous item on
+// the same stream for a capture (every stream forks at the start and joins at the end).
+std::vector<std::vector<int>> item_deps(const Op& op) {
+  std::vector<std::vector<int>> deps(op.items.size());
+  std::map<int, int> last_on_stream;
+  for (std::size_t i = 0; i < op.items.size(); ++i) {
+    if (op.kind == OpKind::nodes) {
+      deps[i] = op.items[i].deps;
+      continue;
+    }
+    auto last = last_on_stream.find(op.items[i].stream);
+    if (last != last_on_stream.end()) deps[i] = {last->second};
+    last_on_stream[op.items[i].stream] = op.items[i].name;
+  }
+  return deps;
+}
+
+int top_level_host(const Contents& c, int item) {
+  for (std::size_t i = 0; i < c.items.size(); ++i)
+    if (c.items[i] == item) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
+
+bool Model::legal(const Op& op) const {
+  switch (op.kind) {
+    case OpKind::capture:
+    case OpKind::nodes: {
+      if (op.items.empty() || graphs_.count(op.index)) return false;
+      std::set<int> names, sites;
+      for (const auto& item : op.items) {
+        for (int d : item.deps)
+          if (!names.count(d)) return false;
+        if (!names.insert(item.name).second) return false;
+        if (op.kind == OpKind::capture && (item.kind == ItemKind::empty || item.kind == ItemKind::child)) return false;
+        if (item.kind == ItemKind::host && !sites.insert(item.id).second) return false;
+        if (item.kind == ItemKind::child) {
+          if (!graph_live(item.id)) return false;
+          for (int s : graph(item.id).sites)
+            if (!sites.insert(s).second) return false;  // a site appears once per graph
+        }
+      }
+      return true;
+    }
+    case OpKind::instantiate:
+    case OpKind::clone: return graph_live(op.graph) && !graphs_.count(op.index) && !execs_.count(op.index);
+    case OpKind::graph_set_host: return graph_live(op.graph) && top_level_host(graph(op.graph), op.node) >= 0;
+    case OpKind::exec_set_host:
+      // The node is named by the graph the exec was made from, which must still exist;
+      // after an exec update, which graph's nodes name it is left alone.
+      return exec_live(op.exec) && !updated_execs_.count(op.exec) && graph_live(exec_source(op.exec)) &&
+             top_level_host(exec(op.exec), op.node) >= 0;
+    case OpKind::exec_update:
+      return exec_live(op.exec) && graph_live(op.graph) && graph(op.graph).build == exec(op.exec).build;
+    case OpKind::launch: return exec_live(op.exec) && op.stream >= 0 && op.stream < program_.streams && op.times >= 1;
+    case OpKind::sync: return op.stream >= -1 && op.stream < program_.streams;
+    case OpKind::destroy_graph: return graph_live(op.graph);
+    case OpKind::destroy_exec: return exec_live(op.exec);
+  }
+  return false;
+}
+
+void Model::build(const Op& op) {
+  Contents c;
+  c.build = op.index;
+  std::map<int, std::vector<int>> hosts_of;  // item name -> its host nodes (indices in c.sites)
+  std::map<int, std::set<int>> ancestors;    // item name -> names it runs after
+  auto deps = item_deps(op);
+  for (std::size_t i = 0; i < op.items.size(); ++i) {
+    const Item& item = op.items[i];
+    std::set<int>& before = ancestors[item.name];
+    for (int d : deps[i]) {
+      before.insert(d);
+      before.insert(ancestors[d].begin(), ancestors[d].end());
+    }
+    std::vector<int>& mine = hosts_of[item.name];
+    if (item.kind == ItemKind::host) {
+      mine.push_back(static_cast<int>(c.sites.size()));
+      c.sites.push_back(item.id);
+      c.items.push_back(item.name);
+      if (op.kind == OpKind::nodes) node_records_[{op.index, item.name}] = item.id;
+    } else if (item.kind == ItemKind::kernel) {
+      c.kernels.push_back(item.id);
+    } else if (item.kind == ItemKind::child) {
+      const Contents& child = graph(item.id);
+      const int offset = static_cast<int>(c.sites.size());
+      for (std::size_t h = 0; h < child.sites.size(); ++h) {
+        mine.push_back(offset + static_cast<int>(h));
+        c.sites.push_back(child.sites[h]);
+        c.items.push_back(-1);
+      }
+      for (auto [a, b] : child.order) c.order.push_back({offset + a, offset + b});
+      c.kernels.insert(c.kernels.end(), child.kernels.begin(), child.kernels.end());
+      c.refs.insert(child.refs.begin(), child.refs.end());
+    }
+    for (int a : before)
+      for (int ha : hosts_of[a])
+        for (int hb : mine) c.order.push_back({ha, hb});
+  }
+  graphs_[op.index] = std::move(c);
+  live_graphs_.insert(op.index);
+}
+
+void Model::call(const Contents& held, int times, int op_number, int stream) {
+  for (int site : held.sites) {
+    const bool freed_before = freed_.count(site) > 0;
+    const bool second_call = layer_ == LayerKind::oneshot && enqueued_[site] + static_cast<std::uint64_t>(times) >= 2;
+    const bool released =
+        layer_ == LayerKind::exec_set_in_graph && tied_sites_.count(site) && [&] {
+          for (int g : live_graphs_)
+            if (graphs_.at(g).refs.count(site)) return false;
+          for (int e : live_execs_)
+            if (execs_.at(e).refs.count(site)) return false;
+          return true;
+        }();
+    if (!fault_ && (freed_before || second_call || released)) {
+      std::string why = freed_before ? "its record was freed when its node was updated"
+                        : second_call ? "its record was freed after its first call"
+                                      : "its record was freed with the graph it was tied to";
+      fault_ = Fault{op_number, site, "h" + std::to_string(site) + " is called after " + why};
+    }
+    enqueued_[site] += static_cast<std::uint64_t>(times);
+    pending_[stream][site] += static_cast<std::uint64_t>(times);
+  }
+  for (int cell : held.kernels) kernel_runs_[cell] += static_cast<std::uint64_t>(times);
+}
+
+bool Model::idle() const {
+  for (const auto& stream : pending_)
+    for (auto n : stream)
+      if (n) return false;
+  return true;
+}
+
+void Model::apply(const Op& op, int op_number) {
+  switch (op.kind) {
+    case OpKind::capture:
+    case OpKind::nodes: build(op); break;
+    case OpKind::instantiate:
+      execs_[op.index] = graph(op.graph);
+      exec_source_[op.index] = op.graph;
+      live_execs_.insert(op.index);
+      break;
+    case OpKind::clone:
+      graphs_[op.index] = graph(op.graph);
+      live_graphs_.insert(op.index);
+      break;
+    case OpKind::graph_set_host:
+    case OpKind::exec_set_host: {
+      const int graph_of_node = op.kind == OpKind::graph_set_host ? op.graph : exec_source(op.exec);
+      Contents& target = op.kind == OpKind::graph_set_host ? graphs_.at(op.graph) : execs_.at(op.exec);
+      target.sites[top_level_host(target, op.node)] = op.site;
+      if (layer_ == LayerKind::frees_on_update) {
+        auto known = node_records_.find({graph_of_node, op.node});
+        if (known != node_records_.end()) {
+          freed_.insert(known->second);
+          known->second = op.site;
+        }
+      }
+      // What exec_set_in_graph does with an exec's update of a node it made itself
+      // (add_host_node; it never learns captured or cloned nodes): ties it to the graph.
+      if (op.kind == OpKind::exec_set_host && node_records_.count({graph_of_node, op.node})) {
+        tied_sites_.insert(op.site);
+        graphs_.at(graph_of_node).refs.insert(op.site);
+      }
+      break;
+    }
+    case OpKind::exec_update: {
+      Contents& target = execs_.at(op.exec);
+      const Contents& from = graph(op.graph);
+      target.sites = from.sites;
+      target.refs = from.refs;  // CUDA replaces the exec's user objects with the graph's
+      updated_execs_.insert(op.exec);
+      break;
+    }
+    case OpKind::launch: call(exec(op.exec), op.times, op_number, op.stream); break;
+    case OpKind::sync:
+      for (int s = 0; s < program_.streams; ++s) {
+        if (op.stream >= 0 && op.stream != s) continue;
+        for (int site = 0; site < program_.sites; ++site) {
+          finished_[site] += pending_[s][site];
+          pending_[s][site] = 0;
+        }
+      }
+      break;
+    case OpKind::destroy_graph: live_graphs_.erase(op.graph); break;
+    case OpKind::destroy_exec: live_execs_.erase(op.exec); break;
+  }
+}
+
+Program legalize(const Program& program) {
+  Program out = program;
+  out.ops.clear();
+  Model model(out);  // reads out.streams/sites/cells only: those never change
+  for (Op op : program.ops) {
+    if (is_build(op.kind)) {
+      // Items whose child graph is gone go; deps on items that went go with them.
+      std::set<int> names, sites;
+      std::vector<Item> kept;
+      for (Item item : op.items) {
+        if (item.kind == ItemKind::child) {
+          if (!model.graph_live(item.id)) continue;
+          bool clash = false;
+          for (int s : model.graph(item.id).sites) clash = clash || sites.count(s);
+          if (clash) continue;
+          for (int s : model.graph(item.id).sites) sites.insert(s);
+        }
+        if (item.kind == ItemKind::host) sites.insert(item.id);
+        item.deps.erase(std::remove_if(item.deps.begin(), item.deps.end(), [&](int d) { return !names.count(d); }),
+                        item.deps.end());
+        names.insert(item.name);
+        kept.push_back(std::move(item));
+      }
+      op.items = std::move(kept);
+    }
+    if (!model.legal(op)) continue;
+    model.apply(op, static_cast<int>(out.ops.size()));
+    out.ops.push_back(std::move(op));
+  }
+  return out;
+}
+
+std::optional<Fault> predict_fault(const Program& program, LayerKind layer) {
+  Model model(program, layer);
+  for (std::size_t i = 0; i < program.ops.size(); ++i) {
+    model.apply(program.ops[i], static_cast<int>(i));
+    if (model.fault()) return model.fault();
+  }
+  return std::nullopt;
+}
+
+}  // namespace hostcb::fuzz

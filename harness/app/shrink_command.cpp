@@ -1,0 +1,116 @@
+// hostcb shrink ID: a failing fuzz scenario cut down to a smallest program that still
+// fails the same way. Every candidate is an ordinary fuzz id (its `cut` axis says what
+// was cut), run in a worker like any scenario, so a crash is a result like any other.
+#include <cctype>
+#include <iostream>
+
+#include "app/cli.hpp"
+#include "app/command.hpp"
+#include "app/options.hpp"
+#include "cases/fuzz/generator.hpp"
+#include "cases/fuzz/shrink.hpp"
+#include "exec/interrupt.hpp"
+#include "model/errors.hpp"
+#include "runner/runner.hpp"
+
+namespace hostcb {
+
+namespace {
+
+// How a result failed, with its numbers blotted out: a candidate fails "the same way" when
+// its status and this line agree ("failed: [count]", "error: the worker killed by signal
+// SIGSEGV (#) at launch # of #").
+std::string failure_signature(const Result& r) {
+  std::string text = !r.reason.empty() ? r.reason : r.failures.empty() ? "" : r.failures.front().message;
+  text = text.substr(0, text.find_first_of(";\n"));
+  if (!text.empty() && text[0] == '[') text = text.substr(0, text.find(']') + 1);  // the invariant's tag
+  std::string blotted;
+  for (char c : text)
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      blotted += c;
+    else if (blotted.empty() || blotted.back() != '#')
+      blotted += '#';
+  return std::string(status_name(r.status)) + ": " + blotted;
+}
+
+std::string with_cut(const Scenario& s, const std::string& cut) {
+  return str("fuzz/forward=", s.params.get("forward"), "/seed=", s.params.get("seed"), "/size=", s.params.get("size"),
+             "/cut=", cut);
+}
+
+class ShrinkCommand final : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    CLI::App* shrink = app.add_subcommand("shrink", "cut a failing fuzz scenario down to a smallest failing program");
+    shrink->add_option("id", id_, "the failing fuzz scenario's id")->required()->type_name("ID");
+    add_execution_options(shrink, execution_);
+    add_device_option(shrink, device_, false);
+    add_adapter_option(shrink, adapters_);
+    shrink->footer(
+        "Runs the id, then candidates with fewer operations, nodes and launches (each an ordinary id,\n"
+        "fuzz/.../cut=WORD), keeping a cut when the candidate fails the same way: the same status and\n"
+        "the same first failure with its numbers left out. Prints the smallest program as steps and its id.\n"
+        "Exit codes: 0 shrunk (or the id passes: nothing to shrink, said so), 2 usage error, 77 no usable GPU,\n"
+        "130/143 interrupted.");
+    return shrink;
+  }
+  std::vector<std::string> adapters() const override { return adapters_; }
+
+  int run(const Registry& registry, const std::string& command_line) override {
+    const Scenario original = registry.resolve(id_);
+    if (original.family->name != "fuzz") throw UsageError("shrink takes a fuzz scenario's id; '" + id_ + "' is not one");
+    if (execution_.isolation == "none") throw UsageError("shrink needs worker isolation: candidates crash");
+    ExecutionOptions execution = execution_options(execution_, adapters_);
+    Environment env = environment_for(device_ordinal(device_), command_line);
+    execution.device = env.selected_device;
+    Runner in_process(env);
+    execution.run_in_process = [&](const Scenario& s) { return in_process.run(s); };
+    install_interrupt_handlers();
+
+    int runs = 0;
+    auto run_one = [&](const std::string& id) {
+      ++runs;
+      return execute_plan({registry.resolve(id)}, env, execution, [](const Result&, std::size_t) {}).front();
+    };
+    const Result first = run_one(id_);
+    if (first.status == Status::skipped) {
+      std::cout << "exit " << kExitNothingRan << ": nothing ran: " << first.reason << "\n";
+      return kExitNothingRan;
+    }
+    if (!is_bad(first.status)) {
+      std::cout << id_ << " passes: nothing to shrink\nexit 0\n";
+      return kExitPassed;
+    }
+    const std::string signature = failure_signature(first);
+    std::cerr << "shrink: the failure is " << signature << "\n";
+    const fuzz::Program program = fuzz::generate(static_cast<std::uint64_t>(original.params.get_count("seed")),
+                                                 static_cast<int>(original.params.get_count("size")));
+    const fuzz::Cuts cuts = fuzz::shrink(program, fuzz::parse_cuts(original.params.get("cut")), [&](const fuzz::Cuts& c) {
+      if (interrupt_signal()) return false;
+      const Result r = run_one(with_cut(original, fuzz::cuts_word(c)));
+      const bool same = is_bad(r.status) && failure_signature(r) == signature;
+      std::cerr << "shrink: run " << runs << ", " << fuzz::apply_cuts(program, c).ops.size() << " operations: "
+                << (same ? "fails the same way" : "does not") << "\n";
+      return same;
+    });
+    if (int signal = interrupt_signal()) return 128 + signal;
+    const std::string smallest = with_cut(original, fuzz::cuts_word(cuts));
+    std::cout << "shrunk in " << runs << " runs to " << fuzz::apply_cuts(program, cuts).ops.size() << " operations ("
+              << signature << "):\n"
+              << fuzz::to_text(fuzz::apply_cuts(program, cuts)) << "rerun: hostcb run --controls --filter '" << smallest
+              << "'\nexit 0\n";
+    return kExitPassed;
+  }
+
+ private:
+  std::string id_;
+  ExecutionCliOptions execution_;
+  std::string device_ = "0";
+  std::vector<std::string> adapters_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_shrink_command() { return std::make_unique<ShrinkCommand>(); }
+
+}  // namespace hostcb

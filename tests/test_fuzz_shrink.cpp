@@ -1,0 +1,55 @@
+// Shrinking: a planted failure (the model's oneshot fault) ends at the known minimal
+// program; cuts are one word, read back exactly.
+#include "catch_compat.hpp"
+#include "cases/fuzz/generator.hpp"
+#include "cases/fuzz/model.hpp"
+#include "cases/fuzz/shrink.hpp"
+
+using namespace hostcb::fuzz;
+
+TEST_CASE("fuzz cuts are one word, written one way", "[fuzz]") {
+  Cuts cuts = parse_cuts("3.3n1.9r2.12");
+  CHECK(cuts.ops == std::set<int>{3, 12});
+  CHECK(cuts.nodes == std::set<std::pair<int, int>>{{3, 1}});
+  CHECK(cuts.times == std::map<int, int>{{9, 2}});
+  CHECK(cuts_word(cuts) == "3.3n1.9r2.12");
+  CHECK(cuts_word(parse_cuts("none")) == "none");
+  for (const char* bad : {"", "x", "3..4", "4.3", "03", "3r0", "3n", "n3", "3.3"})
+    CHECK_THROWS_AS(parse_cuts(bad), std::invalid_argument);
+}
+
+TEST_CASE("fuzz shrinking a planted failure ends at the known minimal program", "[fuzz]") {
+  const Program program = generate(17, 40);
+  auto fails = [&](LayerKind layer) {
+    return [&program, layer](const Cuts& cuts) { return predict_fault(apply_cuts(program, cuts), layer).has_value(); };
+  };
+  REQUIRE(fails(LayerKind::oneshot)(Cuts{}));
+  const Cuts cuts = shrink(program, {}, fails(LayerKind::oneshot));
+  const Program minimal = apply_cuts(program, cuts);
+  CHECK(to_text(minimal) ==
+        "seed 17, size 40: runtime API, 1 launch stream, 3 operations\n"
+        "1. g0 = capture (global, 2 streams): s0[] s1[n0 host h0]\n"
+        "2. e1 = instantiate g0\n"
+        "3. launch e1 on stream 0 x2\n");
+  // 1-minimal: no single op, node or launch less keeps the failure
+  for (const Op& op : minimal.ops) {
+    Cuts less = cuts;
+    less.ops.insert(op.index);
+    CHECK_FALSE(fails(LayerKind::oneshot)(less));
+  }
+  // and the word reproduces it
+  CHECK(to_text(apply_cuts(program, parse_cuts(cuts_word(cuts)))) == to_text(minimal));
+}
+
+TEST_CASE("fuzz shrinking finds each control layer's smallest composition", "[fuzz]") {
+  const Program program = generate(4, 40);  // a control for both layers in the default matrix
+  for (LayerKind layer : {LayerKind::frees_on_update, LayerKind::exec_set_in_graph}) {
+    auto fails = [&](const Cuts& cuts) { return predict_fault(apply_cuts(program, cuts), layer).has_value(); };
+    REQUIRE(fails(Cuts{}));
+    const Program minimal = apply_cuts(program, shrink(program, {}, fails));
+    INFO(to_text(minimal));
+    CHECK(minimal.ops.size() <= 5);  // build, instantiate, update, (destroy), launch
+    CHECK(predict_fault(minimal, layer));
+    CHECK_FALSE(predict_fault(minimal, LayerKind::correct));
+  }
+}
