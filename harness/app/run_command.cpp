@@ -132,7 +132,8 @@ class RunCommand final : public Command {
           ran = ran || r.status != Status::skipped;
           if (expectations) apply_expectation(r, *expectations, report.environment);
           stop = stop || ((fail_fast_ || until_fail_) && is_bad(r.status));
-          reporters.on_result(r, done++, std::max(total, done + 1));
+          const std::size_t index = done++;
+          reporters.on_result(r, index, std::max(total, done));
           report.results.push_back(std::move(r));
         });
       }
