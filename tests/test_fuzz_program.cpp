@@ -51,6 +51,9 @@ TEST_CASE("fuzz programs are legal as generated, over many seeds and sizes", "[f
       REQUIRE(legalize(program).ops.size() == program.ops.size());
       for (const auto& op : program.ops) {
         ops.insert(op.kind);
+        // A host-node update names one of the graph's own host nodes, never a child
+        // graph's site (-1): the GPU run's seed 14 did, and the executor had no such node.
+        if (op.kind == OpKind::graph_set_host || op.kind == OpKind::exec_set_host) REQUIRE(op.node >= 0);
         for (const auto& item : op.items) items.insert(item.kind);
       }
     }

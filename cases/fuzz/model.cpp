@@ -70,11 +70,14 @@ bool Model::legal(const Op& op) const {
     }
     case OpKind::instantiate:
     case OpKind::clone: return graph_live(op.graph) && !graphs_.count(op.index) && !execs_.count(op.index);
-    case OpKind::graph_set_host: return graph_live(op.graph) && top_level_host(graph(op.graph), op.node) >= 0;
+    // A node is one of the graph's own host nodes (>= 0): the sites of a child graph's
+    // host nodes sit beside them as -1, and are not the parent's to set.
+    case OpKind::graph_set_host:
+      return op.node >= 0 && graph_live(op.graph) && top_level_host(graph(op.graph), op.node) >= 0;
     case OpKind::exec_set_host:
       // The node is named by the graph the exec was made from, which must still exist;
       // after an exec update, which graph's nodes name it is left alone.
-      return exec_live(op.exec) && !updated_execs_.count(op.exec) && graph_live(exec_source(op.exec)) &&
+      return op.node >= 0 && exec_live(op.exec) && !updated_execs_.count(op.exec) && graph_live(exec_source(op.exec)) &&
              top_level_host(exec(op.exec), op.node) >= 0;
     case OpKind::exec_update:
       return exec_live(op.exec) && graph_live(op.graph) && graph(op.graph).build == exec(op.exec).build;
