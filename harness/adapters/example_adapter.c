@@ -77,6 +77,7 @@ static const struct hostcb_adapter adapter = {
     NULL,             /* last_error */
     describe,
     begin_capture, end_capture, graph_set_host_node, exec_set_host_node, versions,
+    HOSTCB_LAUNCH_ANYWHERE,
 };
 
 const struct hostcb_adapter *hostcb_adapter_v1(void) { return &adapter; }

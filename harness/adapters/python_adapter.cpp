@@ -214,6 +214,7 @@ hostcb_adapter g_adapter = {
     nullptr, nullptr,  // begin_capture, end_capture
     nullptr, nullptr,  // graph_set_host_node, exec_set_host_node
     nullptr,           // versions
+    HOSTCB_LAUNCH_ANYWHERE,  // launch_scope: LAUNCH_SCOPE in the module may narrow it
 };
 
 // ---- loading the module (GIL held) ----
@@ -294,6 +295,17 @@ bool load_module(const std::string& name) {
     ok = text_of(PyObject_GetAttrString(module, "NAME"), name + ".NAME", g_name);
   else if (ok)
     g_name = name.substr(name.rfind('.') + 1);
+  // LAUNCH_SCOPE = "own_capture": launch_host_func works only inside the module's capture.
+  g_adapter.launch_scope = HOSTCB_LAUNCH_ANYWHERE;
+  if (ok && PyObject_HasAttrString(module, "LAUNCH_SCOPE")) {
+    std::string scope;
+    ok = text_of(PyObject_GetAttrString(module, "LAUNCH_SCOPE"), name + ".LAUNCH_SCOPE", scope);
+    if (ok && scope != "anywhere" && scope != "own_capture") {
+      t_last_error = name + ".LAUNCH_SCOPE is '" + scope + "'; it is 'anywhere' or 'own_capture'";
+      ok = false;
+    }
+    if (ok && scope == "own_capture") g_adapter.launch_scope = HOSTCB_LAUNCH_IN_OWN_CAPTURE;
+  }
   Py_DECREF(module);
   if (!ok) return false;
 

@@ -43,6 +43,7 @@ class AdapterForwarder final : public Forwarder {
       : table_(table), name_(std::move(name)), describe_(std::move(describe)) {}
   const char* name() const override { return name_.c_str(); }
   std::string describe() const override { return describe_; }
+  bool launches_only_in_own_capture() const override { return table_.launch_scope == HOSTCB_LAUNCH_IN_OWN_CAPTURE; }
   bool has(LayerOp op) const override {
     switch (op) {
       case LayerOp::launch_host_func: return table_.launch_host_func != nullptr;

@@ -64,6 +64,8 @@ class Forwarder {
   virtual void exec_set_host_node(const GraphApi& api, cudaGraphExec_t exec, cudaGraphNode_t node, HostFn fn,
                                   void* user_data) = 0;
 
+  // Whether launch_host_func works only inside a capture the layer began itself.
+  virtual bool launches_only_in_own_capture() const { return false; }
   // Records the layer has made and not yet freed (0 for layers that keep none).
   virtual std::int64_t live_records() const { return 0; }
   // What the layer drives, with versions, for reports; empty for built-in layers.

@@ -125,7 +125,7 @@ static const char *describe(void) { return "fake adapter for tests"; }
 static struct hostcb_adapter adapter = {
     HOSTCB_ADAPTER_ABI_VERSION, sizeof(struct hostcb_adapter), "fake", NULL, NULL, launch_host_func,
     add_host_node, add_stream_callback, why, describe,
-    begin_capture, end_capture, graph_set_host_node, exec_set_host_node, versions};
+    begin_capture, end_capture, graph_set_host_node, exec_set_host_node, versions, HOSTCB_LAUNCH_ANYWHERE};
 
 static const struct hostcb_adapter *make(void) {
   if (strcmp(VARIANT, "wrong_abi") == 0) adapter.abi_version = 3;

@@ -109,7 +109,17 @@ struct hostcb_adapter {
    * nightly matrix: one `name=version` per line, e.g. "cuda-bindings=13.3.1\npython=3.12.3".
    * NULL or "" when unknown. */
   const char *(*versions)(void);
+
+  /* Where launch_host_func works: HOSTCB_LAUNCH_ANYWHERE (0) on any stream, captured or
+   * not; HOSTCB_LAUNCH_IN_OWN_CAPTURE (1) only between this layer's own begin_capture
+   * and end_capture (a layer whose host callbacks exist only in graphs it builds, such
+   * as cuda.core's graph builder). Scenarios that launch elsewhere are excluded, naming
+   * this. A plugin whose struct ends before this member launches anywhere. */
+  unsigned launch_scope;
 };
+
+#define HOSTCB_LAUNCH_ANYWHERE 0u
+#define HOSTCB_LAUNCH_IN_OWN_CAPTURE 1u
 
 #if defined(__GNUC__)
 #define HOSTCB_ADAPTER_EXPORT __attribute__((visibility("default")))

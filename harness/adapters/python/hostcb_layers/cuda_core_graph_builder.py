@@ -27,6 +27,9 @@ from cuda.core import Stream
 from hostcb_layers import _cfuncs
 
 NAME = "cuda_core_graph_builder"
+# cuda.core has no stream-side host launch: its host callbacks exist only in a graph its
+# builder captures. hostcb excludes every other launch, naming this.
+LAUNCH_SCOPE = "own_capture"
 
 _MODES = {0: "global", 1: "thread_local", 2: "relaxed"}
 # The builders between begin_building and end_building, by raw stream handle.
@@ -43,7 +46,7 @@ def begin_capture(stream, mode):
 def launch_host_func(stream, fn, user_data):
     builder = _builders.get(stream)
     if builder is None:
-        raise NotImplementedError(
+        raise NotImplementedError(  # hostcb never asks (LAUNCH_SCOPE); a backstop
             "cuda.core has no stream-side host launch; host callbacks go through "
             "GraphBuilder.callback in a capture cuda.core began (begin_capture)")
     c_fn = _cfuncs.host_fn(fn)

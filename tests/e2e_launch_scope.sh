@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# A layer that launches host functions only in its own capture (LAUNCH_SCOPE / the ABI's
+# launch_scope): through it, replay and update run with build=capture_by_layer only, and
+# every other launch is excluded, naming the scope.
+# Usage: e2e_launch_scope.sh HOSTCB ADAPTER_SPEC NAME
+set -u
+hostcb=$1 spec=$2 name=$3
+json=$("$hostcb" list --adapter "$spec" --format json --filter "*forward=$name/*" 2>&1) || { echo "FAIL: list: $json"; exit 1; }
+python3 - "$name" <<PY
+import json, sys
+name = sys.argv[1]
+doc = json.loads('''$json''')
+s = doc["scenarios"]
+runnable = [x["id"] for x in s if not x["excluded"]]
+by_layer = [i for i in runnable if "build=capture_by_layer" in i]
+other = [i for i in runnable if "build=capture_by_layer" not in i and not i.startswith(("contracts/", "capture_contract/"))]
+scoped = [x for x in s if "only in a capture it began" in x["excluded"]]
+print(f"{name}: {len(runnable)} runnable ({len(by_layer)} capture_by_layer), {len(scoped)} excluded by scope")
+if not by_layer: sys.exit("FAIL: no capture_by_layer scenario runs through the layer")
+if other: sys.exit(f"FAIL: {other[0]} launches outside the layer's own capture")
+if not scoped: sys.exit("FAIL: no scenario names the launch scope in its exclusion")
+PY
