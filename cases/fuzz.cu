@@ -16,6 +16,7 @@
 // cuts the shrinker made (cases/fuzz/shrink.hpp). Through a known-bad layer (oneshot and
 // the control-only layers), a program the model says calls a freed record is a control
 // (must end failed or error); one that never does is excluded.
+#include <algorithm>
 #include <cuda_runtime_api.h>
 
 #include <map>
@@ -295,6 +296,21 @@ Program program_of(const Params& p) {
   return apply_cuts(generate(static_cast<std::uint64_t>(p.get_count("seed")), static_cast<int>(p.get_count("size"))), cuts);
 }
 
+// The layer operations a program performs: a layer that lacks one is excluded, naming it.
+std::vector<LayerOp> layer_ops_of(const Program& program) {
+  std::vector<LayerOp> ops;
+  auto need = [&](LayerOp op) {
+    if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
+  };
+  for (const auto& op : program.ops) {
+    for (const auto& item : op.items)
+      if (item.kind == ItemKind::host) need(op.kind == OpKind::capture ? LayerOp::launch_host_func : LayerOp::add_host_node);
+    if (op.kind == OpKind::graph_set_host) need(LayerOp::graph_set_host_node);
+    if (op.kind == OpKind::exec_set_host) need(LayerOp::exec_set_host_node);
+  }
+  return ops;
+}
+
 void fuzz_body(ScenarioRun& run) {
   const Program program = program_of(run.params());
   run.set_property("fuzz_program", to_text(program));
@@ -315,6 +331,7 @@ Family fuzz_family() {
   };
   family.body = fuzz_body;
   family.excluded = [](const Params& p) -> std::optional<std::string> {
+    if (auto lacks = layer_lacks(p, layer_ops_of(program_of(p)))) return lacks;
     const LayerKind layer = layer_kind(p.get("forward"));
     if (layer == LayerKind::correct) return std::nullopt;
     if (predict_fault(program_of(p), layer)) return std::nullopt;
