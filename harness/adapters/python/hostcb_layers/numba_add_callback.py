@@ -18,7 +18,9 @@ NAME = "numba_add_callback"
 
 
 def _handle(numba_stream):
-    return numba_stream.handle.value
+    # A ctypes handle (numba's own binding) has .value; cuda.bindings' CUstream is an int.
+    handle = numba_stream.handle
+    return handle.value if hasattr(handle, "value") else int(handle)
 
 
 def add_stream_callback(stream, callback, user_data):
