@@ -55,26 +55,32 @@ void add_device_option(CLI::App* command, std::string& device, bool allow_all) {
       ->capture_default_str();
 }
 
+CLI::Validator seconds_between(double low, double high) {
+  return CLI::Validator(
+      [low, high](const std::string& value) -> std::string {
+        double v = 0;
+        try {
+          std::size_t used = 0;
+          v = std::stod(value, &used);
+          if (used != value.size()) throw std::invalid_argument(value);
+        } catch (const std::exception&) {
+          return "'" + value + "' is not a number of seconds";
+        }
+        // NaN passes every comparison; infinity is no time limit.
+        if (!std::isfinite(v) || v < low || v > high) return str("'", value, "' is not between ", low, " and ", high, " seconds");
+        return "";
+      },
+      "");
+}
+
 void add_execution_options(CLI::App* command, ExecutionCliOptions& options) {
   command->add_option("--isolate", options.isolation, "worker (default), scenario or none (in this process, for a debugger)")
       ->type_name("MODE")
       ->check(CLI::IsMember({"none", "worker", "scenario"}).description(""))
       ->capture_default_str();
-  auto seconds = [](const std::string& value) -> std::string {
-    double v = 0;
-    try {
-      std::size_t used = 0;
-      v = std::stod(value, &used);
-      if (used != value.size()) throw std::invalid_argument(value);
-    } catch (const std::exception&) {
-      return "'" + value + "' is not a number of seconds";
-    }
-    if (!std::isfinite(v) || v < 0.1 || v > 86400) return "'" + value + "' is not between 0.1 and 86400 seconds";
-    return "";
-  };
   command->add_option("--timeout", options.timeout_s, "seconds a scenario may take, unless its family sets its own")
       ->type_name("SECONDS")
-      ->check(CLI::Validator(seconds, ""))
+      ->check(seconds_between(0.1, 86400))
       ->capture_default_str();
 }
 

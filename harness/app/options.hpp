@@ -39,6 +39,8 @@ struct ExecutionCliOptions {
   double timeout_s = 120;
 };
 void add_execution_options(CLI::App* command, ExecutionCliOptions& options);
+// A number of seconds from `low` to `high`; NaN, infinity and other words refused.
+CLI::Validator seconds_between(double low, double high);
 ExecutionOptions execution_options(const ExecutionCliOptions& options, const std::vector<std::string>& adapters);
 
 void add_adapter_option(CLI::App* command, std::vector<std::string>& adapters);

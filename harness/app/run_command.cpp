@@ -53,7 +53,7 @@ class RunCommand final : public Command {
                     "seeds, and so on, until SECONDS have passed (a scenario under way finishes; the rest of its "
                     "batch is left out, not reported)")
         ->type_name("SECONDS")
-        ->check(CLI::Range(1.0, 604800.0).description(""));
+        ->check(seconds_between(1, 604800));
     run->add_flag("--quiet,-q", quiet_, "print only failures and the summary");
     run->add_flag("--verbose,-v", verbose_, "print every result's properties too");
     run->add_option("--color", color_, "auto (on a terminal, unless NO_COLOR is set), always or never")
