@@ -344,11 +344,12 @@ DiffExplanation explain_differences(const Matrix& m) {
   std::vector<DiffLine> lines;
   for (const auto& family : family_order) explain_family(family_rows(family, by_family.at(family)), lines);
 
-  // Whole families that differ the same way share a line.
+  // Families that differ the same way, by the same pattern (or as a whole), share a line:
+  // each pattern is exact within its family, so it stays exact across them.
   std::vector<DiffLine> merged;
   for (auto& line : lines) {
     auto same = std::find_if(merged.begin(), merged.end(), [&](const DiffLine& earlier) {
-      return line.pattern.empty() && line.listed.empty() && earlier.pattern.empty() && earlier.listed.empty() &&
+      return line.listed.empty() && earlier.listed.empty() && earlier.pattern == line.pattern &&
              earlier.outcome == line.outcome;
     });
     if (same == merged.end()) {

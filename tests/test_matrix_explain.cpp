@@ -169,3 +169,16 @@ TEST_CASE("among patterns that explain the same rows, the simplest wins", "[matr
   });
   CHECK(texts(explain_differences(m)) == std::vector<std::string>{"x: mode=a (1 scenario): passed in #1, failed in #2"});
 }
+
+TEST_CASE("families that differ the same way by the same pattern share a line", "[matrix][explain]") {
+  // The replay bug as the layers show it: every captured graph errs in #1 and passes in
+  // #2, in several families, and the rest passes in both.
+  std::vector<std::string> scenarios;
+  for (const char* family : {"lifetime", "ordering", "topology"})
+    for (const auto& id : ids(family, {{"build", {"capture", "node"}}, {"replays", {"1", "2"}}})) scenarios.push_back(id);
+  Matrix m = matrix_of(scenarios, 2, [](const std::string& id, std::size_t c) -> std::optional<Status> {
+    return c == 0 && has(id, "build=capture") ? Status::error : Status::passed;
+  });
+  CHECK(texts(explain_differences(m)) ==
+        std::vector<std::string>{"lifetime, ordering, topology: build=capture (6 scenarios): error in #1, passed in #2"});
+}
