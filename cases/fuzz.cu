@@ -7,7 +7,8 @@
 //     once per launch of each exec holding it, with its current function and userData;
 //     an update reaches the next launch, never an earlier one
 //   - a launch that ran alone (synchronized before and after) called its host functions
-//     in an order that respects the graph's edges, round after round
+//     in an order that respects the graph's edges, round after round, and each one saw
+//     the kernels' counters the graph's edges say it must (cases/fuzz/stamps.hpp)
 //   - every kernel ran once per launch of each exec holding it
 //   - nothing runs after its last exec is destroyed (the runner checks the final counts
 //     once the device is idle), graph_owned's records are all freed, the failure
@@ -17,6 +18,7 @@
 // the control-only layers), a program the model says calls a freed record is a control
 // (must end failed or error); one that never does is excluded.
 #include <algorithm>
+#include <atomic>
 #include <cuda_runtime_api.h>
 
 #include <map>
@@ -27,6 +29,7 @@
 #include "cases/fuzz/generator.hpp"
 #include "cases/fuzz/model.hpp"
 #include "cases/fuzz/shrink.hpp"
+#include "cases/fuzz/stamps.hpp"
 #include "cases/layer_rules.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
@@ -75,7 +78,19 @@ class Executor {
     cells_ = static_cast<unsigned*>(memory_.get());
     scratch_ = cells_ + cells;
     for (std::size_t i = 0; i < 2 * cells; ++i) cells_[i] = 0;
+    for (int s = 0; s < program.sites; ++s)
+      probe_->set_action(static_cast<std::size_t>(s), HOSTCB_HERE, [this, s](std::int64_t) { snapshot(s); });
   }
+
+  // The host functions' action reads this executor and its counters: no launch may still
+  // be running when they go (after a step threw, launches may be in flight).
+  ~Executor() {
+    stamps_armed_.store(false, std::memory_order_release);
+    for (auto& stream : streams_)
+      check_runtime_nothrow(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize(stream)", HOSTCB_HERE);
+  }
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
 
   void run() {
     const std::int64_t records_before = forward_.live_records();
@@ -90,9 +105,11 @@ class Executor {
       if (previous && previous->kind == OpKind::launch && last_launch_alone_ &&
           (op.stream < 0 || op.stream == previous->stream))
         check_order(*previous, launch_calls_before_);
+      if (stamps_armed_.exchange(false)) check_stamps_of(*previous);
     }
     for (auto& stream : streams_) api_.synchronize(stream.get());
     step_ = "the end";
+    run_.set_property("fuzz_stamp_checks", str(stamp_checks_));
     check_counts(true);
     for (int cell = 0; cell < program_.cells; ++cell)
       HOSTCB_EXPECT(cells_[cell] == model_.kernel_runs(cell),
@@ -144,6 +161,7 @@ class Executor {
       case OpKind::launch:
         last_launch_alone_ = model_.idle();
         launch_calls_before_ = probe_->total_calls();
+        if (last_launch_alone_ && synchronized_next(op)) arm_stamps(op);
         for (int t = 0; t < op.times; ++t) {
           run_.set_launch(++launched_, launches_);
           api_.launch(execs_.at(op.exec).get(), streams_.at(op.stream).get());
@@ -245,6 +263,54 @@ class Executor {
     }
   }
 
+  // Whether the op after `launch` synchronizes its stream: then a launch that ran alone
+  // is seen whole, and its host functions' snapshots of the counters can be checked.
+  bool synchronized_next(const Op& launch) const {
+    const std::size_t next = static_cast<std::size_t>(&launch - program_.ops.data()) + 1;
+    if (next >= program_.ops.size()) return false;
+    const Op& op = program_.ops[next];
+    return op.kind == OpKind::sync && (op.stream < 0 || op.stream == launch.stream);
+  }
+
+  // Before a launch that runs alone: room for one snapshot per host call it makes, and the
+  // counters as they stand (the device is idle, so the model's counts are the cells').
+  void arm_stamps(const Op& launch) {
+    const std::size_t calls = model_.exec(launch.exec).sites.size() * static_cast<std::size_t>(launch.times);
+    snapshots_.assign(calls, StampSnapshot{-1, std::vector<std::uint64_t>(program_.cells, 0)});
+    stamp_base_.assign(program_.cells, 0);
+    for (int cell = 0; cell < program_.cells; ++cell) stamp_base_[cell] = model_.kernel_runs(cell);
+    next_snapshot_.store(0, std::memory_order_relaxed);
+    stamps_armed_.store(true, std::memory_order_release);
+  }
+
+  // In the host function (the probe's action): what the counters read now.
+  void snapshot(int site) {
+    if (!stamps_armed_.load(std::memory_order_acquire)) return;
+    const std::size_t slot = next_snapshot_.fetch_add(1, std::memory_order_relaxed);
+    if (slot >= snapshots_.size()) return;  // more calls than the launch makes: the counts say so
+    StampSnapshot& seen = snapshots_[slot];
+    seen.site = site;
+    for (int cell = 0; cell < program_.cells; ++cell)
+      seen.cells[cell] = __atomic_load_n(&cells_[cell], __ATOMIC_ACQUIRE);
+  }
+
+  // After the synchronization that ends an armed launch: round after round, each host
+  // call's snapshot against the bounds the graph's edges give (only when the launch made
+  // exactly its calls; otherwise the counts say what is wrong).
+  void check_stamps_of(const Op& launch) {
+    const Contents& held = model_.exec(launch.exec);
+    const std::size_t per_round = held.sites.size();
+    if (per_round == 0 || next_snapshot_.load(std::memory_order_acquire) != snapshots_.size()) return;
+    for (std::size_t slot = 0; slot < snapshots_.size(); ++slot) {
+      const int round = static_cast<int>(slot / per_round);
+      ++stamp_checks_;
+      if (auto wrong = check_stamps(held, round, stamp_base_, snapshots_[slot])) {
+        HOSTCB_EXPECT(false, str("[stamp] step ", step_, ", launch ", round + 1, ": ", *wrong));
+        return;  // one is enough
+      }
+    }
+  }
+
   // The launches of one exec that ran alone: round after round, each host function once,
   // in an order that respects the graph's edges.
   void check_order(const Op& launch, std::uint64_t first_call) {
@@ -284,6 +350,12 @@ class Executor {
   std::int64_t launches_ = 0, launched_ = 0;
   bool last_launch_alone_ = false;
   std::uint64_t launch_calls_before_ = 0;
+  // The counters' snapshots of an armed launch (arm_stamps), written by the host functions.
+  std::atomic<bool> stamps_armed_{false};
+  std::atomic<std::size_t> next_snapshot_{0};
+  std::vector<StampSnapshot> snapshots_;
+  std::vector<std::uint64_t> stamp_base_;
+  std::uint64_t stamp_checks_ = 0;
 };
 
 Program program_of(const Params& p) {

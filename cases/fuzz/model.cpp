@@ -17,7 +17,8 @@ Model::Model(const Program& program, LayerKind layer)
       enqueued_(program.sites, 0),
       finished_(program.sites, 0),
       kernel_runs_(program.cells, 0),
-      pending_(program.streams, std::vector<std::uint64_t>(program.sites, 0)) {}
+      pending_(program.streams, std::vector<std::uint64_t>(program.sites, 0)),
+      pending_kernels_(program.streams, 0) {}
 
 namespace {
 
@@ -92,7 +93,8 @@ bool Model::legal(const Op& op) const {
 void Model::build(const Op& op) {
   Contents c;
   c.build = op.index;
-  std::map<int, std::vector<int>> hosts_of;  // item name -> its host nodes (indices in c.sites)
+  std::map<int, std::vector<int>> hosts_of;    // item name -> its host nodes (indices in c.sites)
+  std::map<int, std::vector<int>> kernels_of;  // item name -> its kernel nodes (indices in c.kernels)
   std::map<int, std::set<int>> ancestors;    // item name -> names it runs after
   auto deps = item_deps(op);
   for (std::size_t i = 0; i < op.items.size(); ++i) {
@@ -103,28 +105,39 @@ void Model::build(const Op& op) {
       before.insert(ancestors[d].begin(), ancestors[d].end());
     }
     std::vector<int>& mine = hosts_of[item.name];
+    std::vector<int>& my_kernels = kernels_of[item.name];
     if (item.kind == ItemKind::host) {
       mine.push_back(static_cast<int>(c.sites.size()));
       c.sites.push_back(item.id);
       c.items.push_back(item.name);
       if (op.kind == OpKind::nodes) node_records_[{op.index, item.name}] = item.id;
     } else if (item.kind == ItemKind::kernel) {
+      my_kernels.push_back(static_cast<int>(c.kernels.size()));
       c.kernels.push_back(item.id);
     } else if (item.kind == ItemKind::child) {
       const Contents& child = graph(item.id);
       const int offset = static_cast<int>(c.sites.size());
+      const int kernel_offset = static_cast<int>(c.kernels.size());
       for (std::size_t h = 0; h < child.sites.size(); ++h) {
         mine.push_back(offset + static_cast<int>(h));
         c.sites.push_back(child.sites[h]);
         c.items.push_back(-1);
       }
+      for (std::size_t k = 0; k < child.kernels.size(); ++k) my_kernels.push_back(kernel_offset + static_cast<int>(k));
       for (auto [a, b] : child.order) c.order.push_back({offset + a, offset + b});
+      for (auto [k, h] : child.kernel_then_host) c.kernel_then_host.push_back({kernel_offset + k, offset + h});
+      for (auto [h, k] : child.host_then_kernel) c.host_then_kernel.push_back({offset + h, kernel_offset + k});
       c.kernels.insert(c.kernels.end(), child.kernels.begin(), child.kernels.end());
       c.refs.insert(child.refs.begin(), child.refs.end());
     }
-    for (int a : before)
-      for (int ha : hosts_of[a])
+    for (int a : before) {
+      for (int ha : hosts_of[a]) {
         for (int hb : mine) c.order.push_back({ha, hb});
+        for (int kb : my_kernels) c.host_then_kernel.push_back({ha, kb});
+      }
+      for (int ka : kernels_of[a])
+        for (int hb : mine) c.kernel_then_host.push_back({ka, hb});
+    }
   }
   graphs_[op.index] = std::move(c);
   live_graphs_.insert(op.index);
@@ -152,12 +165,15 @@ void Model::call(const Contents& held, int times, int op_number, int stream) {
     pending_[stream][site] += static_cast<std::uint64_t>(times);
   }
   for (int cell : held.kernels) kernel_runs_[cell] += static_cast<std::uint64_t>(times);
+  pending_kernels_[stream] += held.kernels.size() * static_cast<std::uint64_t>(times);
 }
 
 bool Model::idle() const {
   for (const auto& stream : pending_)
     for (auto n : stream)
       if (n) return false;
+  for (auto n : pending_kernels_)
+    if (n) return false;
   return true;
 }
 
@@ -210,6 +226,7 @@ void Model::apply(const Op& op, int op_number) {
           finished_[site] += pending_[s][site];
           pending_[s][site] = 0;
         }
+        pending_kernels_[s] = 0;
       }
       break;
     case OpKind::destroy_graph: live_graphs_.erase(op.graph); break;

@@ -31,6 +31,8 @@ struct Contents {
   std::vector<int> items;                 // the item name of each host node; -1 inside a child
   std::vector<std::pair<int, int>> order; // host node a (index in sites) runs before b
   std::vector<int> kernels;               // the counter cell of each kernel node
+  std::vector<std::pair<int, int>> kernel_then_host;  // kernel node k (index in kernels) runs before host h
+  std::vector<std::pair<int, int>> host_then_kernel;  // host h runs before kernel node k
   std::set<int> refs;                     // exec_set_in_graph: records tied to it
 };
 
@@ -61,7 +63,8 @@ class Model {
   std::uint64_t enqueued(int site) const { return enqueued_[site]; }
   std::uint64_t finished(int site) const { return finished_[site]; }
   std::uint64_t kernel_runs(int cell) const { return kernel_runs_[cell]; }
-  bool idle() const;  // nothing launched since the last synchronization of its stream
+  // Nothing, host node or kernel, launched since the last synchronization of its stream.
+  bool idle() const;
 
   // The first call of a freed record the simulated layer makes, if any.
   const std::optional<Fault>& fault() const { return fault_; }
@@ -78,6 +81,7 @@ class Model {
   std::set<int> live_graphs_, live_execs_;
   std::vector<std::uint64_t> enqueued_, finished_, kernel_runs_;
   std::vector<std::vector<std::uint64_t>> pending_;  // per launch stream, per site
+  std::vector<std::uint64_t> pending_kernels_;        // per launch stream: kernel runs not yet synchronized
   std::map<std::pair<int, int>, int> node_records_;  // frees_on_update: (graph, item) -> site
   std::set<int> freed_;
   std::set<int> tied_sites_;  // exec_set_in_graph: exec updates tied to a graph
