@@ -257,8 +257,9 @@ class Executor {
       const std::uint64_t low = exact ? model_.enqueued(site) : model_.finished(site);
       const std::uint64_t high = model_.enqueued(site);
       if (calls >= low && calls <= high) continue;
-      HOSTCB_EXPECT(false, str("[count] after step ", step_, ": h", site, " had been called ", calls, " times; expected ",
-                               low == high ? str(low) : str(low, " to ", high)));
+      report_failure(__FILE__, __LINE__,
+                     str("[count] after step ", step_, ": h", site, " had been called ", calls, " times; expected ",
+                         low == high ? str(low) : str(low, " to ", high)));
       return;  // one is enough: the rest usually follow from it
     }
   }
@@ -305,7 +306,7 @@ class Executor {
       const int round = static_cast<int>(slot / per_round);
       ++stamp_checks_;
       if (auto wrong = check_stamps(held, round, stamp_base_, snapshots_[slot])) {
-        HOSTCB_EXPECT(false, str("[stamp] step ", step_, ", launch ", round + 1, ": ", *wrong));
+        report_failure(__FILE__, __LINE__, str("[stamp] step ", step_, ", launch ", round + 1, ": ", *wrong));
         return;  // one is enough
       }
     }
