@@ -90,6 +90,12 @@ TEST_CASE("a hang past the time limit is killed and reported with its launch, th
   INFO(results[0].reason);
   REQUIRE(results[0].status == Status::error);
   CHECK(contains(results[0].reason, "timed out at launch 3 of 5 after 0.5 s; 0 host-function calls had run"));
+  // Where it hung: each thread as the kernel sees it, and the body's own stack.
+  CHECK(contains(results[0].reason, "\nthreads when it was stopped:\n  "));
+  CHECK(contains(results[0].reason, ": sleeping"));
+  CHECK(contains(results[0].reason, "hostcb stack: thread "));
+  CHECK(contains(results[0].reason, "nanosleep <"));
+  CHECK(contains(results[0].reason, "< hostcb::Runner::run <"));
   CHECK(results[1].status == Status::passed);
   // Killed at its limit, not left to sleep: the scenario's own time is the limit plus
   // the kill. The wall time also holds two worker start-ups, which take seconds on a

@@ -12,6 +12,7 @@
 
 #include "callback/active_scenario.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/thread_report.hpp"
 #include "model/errors.hpp"
 #include "model/result_json.hpp"
 
@@ -22,6 +23,7 @@ namespace {
 constexpr double kStartupAllowance = 60;  // seconds for a worker to reach a scenario's start
 constexpr double kExitAllowance = 10;     // seconds for a worker to exit after its last result
 constexpr int kDrainMs = 2000;            // for a killed worker's last output to arrive
+constexpr int kStackReportMs = 300;       // for a stuck worker's threads to say where they are
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -123,9 +125,9 @@ void WorkerSession::pump() {
       kill(-worker_.pid, SIGKILL);  // every result is in: a worker stuck in teardown just goes
     else if (started_)
       kill_worker(str("timed out ", where_it_was(progress_.cell(), index), " after ", std::round(limit() * 10) / 10, " s",
-                      calls_so_far(progress_.cell(), index)));
+                      calls_so_far(progress_.cell(), index), where_its_threads_are()));
     else
-      kill_worker(str("the worker did not start it within ", limit(), " s"));
+      kill_worker(str("the worker did not start it within ", limit(), " s", where_its_threads_are()));
     killed_ = true;
     return;
   }
@@ -185,10 +187,19 @@ void WorkerSession::handle_event(const std::string& line) {
   }
 }
 
+std::string WorkerSession::where_its_threads_are() {
+  std::string threads = ask_threads_where_they_are(worker_.pid);
+  read_output_until(Clock::now() + std::chrono::milliseconds(kStackReportMs));  // their answers
+  return threads.empty() ? threads : "\n" + threads.substr(0, threads.size() - 1);
+}
+
 void WorkerSession::drain_output() {
   if (interrupted_) return;  // nobody reads a crash report now: stop at once
   // The worker is gone (SIGKILL): its output ends once every process holding the pipe is.
-  auto deadline = Clock::now() + std::chrono::milliseconds(kDrainMs);
+  read_output_until(Clock::now() + std::chrono::milliseconds(kDrainMs));
+}
+
+void WorkerSession::read_output_until(Clock::time_point deadline) {
   char buffer[65536];
   while (output_open_ && Clock::now() < deadline) {
     pollfd fd{worker_.output_fd, POLLIN, 0};

@@ -44,6 +44,9 @@ class WorkerSession {
   void handle_event(const std::string& line);
   void kill_worker(std::string why);
   void drain_output();                   // after a kill: what the worker wrote before it
+  void read_output_until(Clock::time_point deadline);
+  // Before a kill for a timeout: "\nthreads when it was stopped: ...", their stacks in the output.
+  std::string where_its_threads_are();
   Result blame(int wait_status);           // the result of the scenario it died in
   double limit() const;
 

@@ -16,6 +16,7 @@
 #include "callback/progress.hpp"
 #include "model/result_json.hpp"
 #include "runner/runner.hpp"
+#include "runner/stack_report.hpp"
 
 namespace hostcb {
 
@@ -76,6 +77,7 @@ int worker_main(const Registry& registry, int device, int events_fd, int progres
   signal(SIGTERM, SIG_DFL);
   map_shared_progress(progress_fd);
   set_failure_echo(true);  // a crash loses the channel, not what went to the supervisor
+  install_stack_report_handler();  // a hang is reported with where each thread was
 
   std::vector<std::string> ids;
   for (std::string line; std::getline(std::cin, line);)
