@@ -5,9 +5,11 @@
 # (PREFIX:family:name), with the labels asked for; the fake layer's scenarios pass, the stub's
 # expected failure is an xfail and passes, and fails once the expectations file is dropped; a
 # layer that cannot be loaded is one failing test.
-# Usage: e2e_consumer.sh BUILD_DIR WORK_DIR FAKE_ADAPTER HOSTCB_STUB EXPECTATIONS
+# The installed binary and adapters need no library but the C and C++ runtimes (and, where
+# the toolkit has no static one, libcudart): spdlog and fmt header-only, no libpython.
+# Usage: e2e_consumer.sh BUILD_DIR WORK_DIR FAKE_ADAPTER HOSTCB_STUB EXPECTATIONS [ALSO_NEEDED]
 set -uo pipefail
-build="$1" work="$2" fake="$3" stub="$4" expectations="$5"
+build="$1" work="$2" fake="$3" stub="$4" expectations="$5" also_needed="${6:-}"
 src="$(cd "$(dirname "$0")/consumer" && pwd)"
 fail() { echo "e2e_consumer: $*" >&2; exit 1; }
 rm -rf "$work"
@@ -23,6 +25,14 @@ done
 for plugin in "$build"/libhostcb_cccl_host_launch_*.so; do  # every CCCL plugin the build made
   [ -e "$plugin" ] || continue
   [ -e "$prefix/lib/hostcb/$(basename "$plugin")" ] || fail "cmake --install left out $(basename "$plugin")"
+done
+
+system='^(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux-x86-64)\.so'
+for object in "$prefix/bin/hostcb" "$prefix"/lib/hostcb/*.so; do
+  for needed in $(readelf -d "$object" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+    [[ "$needed" =~ $system ]] || { [ -n "$also_needed" ] && [[ "$needed" == "$also_needed"* ]]; } ||
+      fail "$(basename "$object") needs $needed"
+  done
 done
 
 configure() {

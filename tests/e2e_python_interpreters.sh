@@ -59,6 +59,9 @@ print("%d.%d.%d %s %s %s" % (tuple(sys.version_info[:3]) + (sys.executable, sysc
   usable+=("$python|$libdir|$prefix")
 done
 [ "$ran" -ge 1 ] || fail "no CPython 3.9+ among: $*"
+# The listing names the adapter by the forward-axis name it took (what the pytest plugin reads).
+"$stub" list --format json --adapter "$runtime@module=whoami,python=${usable[0]%%|*}" 2>/dev/null |
+  tr -d ' \n' | grep -qF '"adapters":[{"name":"whoami","path":' || fail "list --format json does not name the adapter"
 
 refused "python=/nonexistent/python3" "init refused: python=/nonexistent/python3: No such file or directory$"
 refused "python=/bin/true" "init refused: python=/bin/true: not a CPython: hostcb's query got no answer \\(exit 0: it printed nothing\\)"
