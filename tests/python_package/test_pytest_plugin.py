@@ -55,7 +55,7 @@ def test_results_map_onto_pytest_outcomes(pytester, stub, calls):
     assert result.ret == 1
     text = result.stdout.str()
     assert "PASSED " + NODE + "launch_host_func" in text
-    assert "SKIPPED" in text and "excluded: the mixed layer has no begin_capture" in text
+    assert "SKIPPED [1] hostcb[mixed_layer]: excluded: the mixed layer has no begin_capture" in text  # at the layer
     # A failure shows hostcb's message and the launch it happened at.
     assert "FAILED " + NODE + "add_host_node" in text
     assert "hostcb: FAILED stub_forward/forward=mixed/op=add_host_node" in text
@@ -83,10 +83,13 @@ def test_dash_k_and_deselect_choose_what_hostcb_runs(pytester, stub, calls):
     assert calls() == ["launch_host_func"]  # hostcb ran the selection only
 
 
-def test_dash_x_stops_at_the_first_failure(pytester, stub):
+def test_dash_x_stops_at_the_first_failure(pytester, stub, calls):
     result = run(pytester, stub, "-x")
     result.assert_outcomes(passed=1, failed=1)
     assert result.ret == 1
+    # hostcb stopped too (-x): its worker may have begun the next scenario, which crashes,
+    # but no new worker ran the ones after it.
+    assert set(calls()) - {"add_stream_callback"} == {"launch_host_func", "add_host_node"}
 
 
 def test_last_failed_runs_the_failures_again(pytester, stub, calls):
