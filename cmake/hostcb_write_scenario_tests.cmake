@@ -114,12 +114,6 @@ if(NOT HOSTCB_MODE STREQUAL "scenario")
   endforeach()
 endif()
 
-# Written only when it changed, then read as this directory's tests.
-set(_old "")
-if(EXISTS "${HOSTCB_TESTS_FILE}")
-  file(READ "${HOSTCB_TESTS_FILE}" _old)
-endif()
-if(NOT _old STREQUAL _content)
-  file(WRITE "${HOSTCB_TESTS_FILE}" "${_content}")
-endif()
+# Written (for a look at what was registered), then read as this directory's tests.
+file(WRITE "${HOSTCB_TESTS_FILE}" "${_content}")
 include("${HOSTCB_TESTS_FILE}")
