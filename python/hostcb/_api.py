@@ -39,8 +39,10 @@ def _axis_arguments(axes: Axes) -> List[str]:
 @dataclass(frozen=True)
 class Invocation:
     """How to call hostcb for one layer (or none): the binary, its --adapter arguments and
-    the environment. The layer's Python is the one running this unless HOSTCB_PYTHON says
-    otherwise, and it imports modules as this one does (sys.path goes on PYTHONPATH)."""
+    the environment. The layer's Python is the one running this, importing modules as this
+    one does (sys.path goes on PYTHONPATH), unless the layer's python= or HOSTCB_PYTHON names
+    another: then only the layer file's folder is added, since another Python's sys.path
+    (its standard library above all) is its own."""
 
     binary: str
     adapter: Tuple[str, ...]
@@ -53,8 +55,11 @@ class Invocation:
         if not layer:
             return Invocation(path, (), env)
         argument = adapter_argument(layer, path)
-        env.setdefault("HOSTCB_PYTHON", sys.executable)
-        folders = list(argument.pythonpath) + [p for p in sys.path if p and os.path.isdir(p)]
+        folders = list(argument.pythonpath)
+        options = layer.partition("@")[2].split(",")
+        if not env.get("HOSTCB_PYTHON") and not any(o.startswith("python=") for o in options):
+            env["HOSTCB_PYTHON"] = sys.executable
+            folders += [p for p in sys.path if p and os.path.isdir(p)]
         folders += [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
         env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(folders))  # in order, once each
         return Invocation(path, ("--adapter", argument.spec), env)

@@ -1,5 +1,8 @@
 """The Python API (hostcb.list, hostcb.run and their types), against real hostcb processes:
 the stub CLI and the mixed layer (layers/mixed_layer.py)."""
+import glob
+import os
+import subprocess
 import sys
 
 import pytest
@@ -96,3 +99,30 @@ def test_the_layers_python_is_the_one_calling(stub, tmp_path, monkeypatch):
                      "def describe():\n    return 'on ' + sys.executable\n")
     listing = hostcb.list(str(layer), binary=stub)
     assert listing.adapters[0].describe == "on " + sys.executable
+
+
+def _another_python():
+    """A CPython 3.9+ of another version than this one, or None."""
+    here = "%d.%d" % sys.version_info[:2]
+    candidates = sorted(glob.glob("/usr/bin/python3.[0-9]*") + glob.glob(os.path.expanduser("~/.pyenv/versions/3.*/bin/python3")))
+    for python in candidates:
+        if python.endswith("-config") or not os.access(python, os.X_OK):
+            continue
+        version = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                 capture_output=True, text=True).stdout.strip()
+        if version != here and tuple(map(int, version.split("."))) >= (3, 9):
+            return python, version
+    return None
+
+
+def test_a_layer_on_another_python_gets_none_of_this_ones_path(stub, tmp_path):
+    found = _another_python()
+    if not found:
+        pytest.skip("no CPython 3.9+ of another version than %d.%d here" % sys.version_info[:2])
+    python, version = found
+    layer = tmp_path / "other.py"
+    layer.write_text("import sys\nNAME = 'other'\n"
+                     "def launch_host_func(stream, fn, user_data):\n    return 0\n"
+                     "def describe():\n    return '%d.%d' % sys.version_info[:2]\n")
+    listing = hostcb.list("%s@python=%s" % (layer, python), binary=stub)
+    assert listing.adapters[0].describe == version
