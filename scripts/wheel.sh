@@ -9,8 +9,10 @@ Usage: scripts/wheel.sh [--reuse BUILD_DIR] [--out DIR] [--check] [-- PIP-WHEEL-
   --reuse BUILD_DIR  hand scikit-build-core a build folder that scripts/build.sh made (Ninja,
                      RelWithDebInfo): CMake configures it again, nothing recompiles, and the
                      wheel is what `cmake --install` takes from it (its architectures, its
-                     tests kept). Without it, a fresh build in a temporary folder (BUILD_TESTING
-                     off; CUDAARCHS=90 or -Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90 picks the
+                     tests kept). scikit-build-core's settings stay in its cache
+                     (CMAKE_INSTALL_PREFIX among them: give a later cmake --install --prefix).
+                     Without it, a fresh build in a temporary folder (BUILD_TESTING off;
+                     CUDAARCHS=90 or -Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90 picks the
                      architectures, every major one of the toolkit by default).
   --out DIR          where the wheel goes (default dist/)
   --check            then: auditwheel show (when auditwheel is installed) for the platform tag,
@@ -44,6 +46,13 @@ settings=()
 if [ -n "$reuse" ]; then
   [ -f "$reuse/CMakeCache.txt" ] || { echo "wheel.sh: $reuse is no configured build folder" >&2; exit 2; }
   reuse="$(cd "$reuse" && pwd)"
+  home="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$reuse/CMakeCache.txt")"
+  [ "$(cd "$home" 2>/dev/null && pwd -P)" = "$(cd "$root" && pwd -P)" ] ||
+    { echo "wheel.sh: $reuse was configured for ${home:-another tree}, not $root" >&2; exit 2; }
+  # scikit-build-core deletes the cache, and the build's own settings with it (architectures,
+  # launchers), when a scikit-build-core installed elsewhere (another venv) configured the
+  # folder last (.skbuild-info.json); the folder is this tree's, checked above.
+  rm -f "$reuse/.skbuild-info.json"
   settings=(-Cbuild-dir="$reuse" -Ccmake.define.BUILD_TESTING=ON)
 fi
 mkdir -p "$out"
