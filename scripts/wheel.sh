@@ -4,7 +4,7 @@
 set -uo pipefail
 usage() {
   cat <<'USAGE'
-Usage: scripts/wheel.sh [--reuse BUILD_DIR] [--out DIR] [--check] [-- PIP-WHEEL-ARGS...]
+Usage: scripts/wheel.sh [--reuse BUILD_DIR] [--out DIR] [--check [--venv VENV]] [-- PIP-WHEEL-ARGS...]
 
   --reuse BUILD_DIR  hand scikit-build-core a build folder that scripts/build.sh made (Ninja,
                      RelWithDebInfo): CMake configures it again, nothing recompiles, and the
@@ -20,6 +20,9 @@ Usage: scripts/wheel.sh [--reuse BUILD_DIR] [--out DIR] [--check] [-- PIP-WHEEL-
                      fake layer module (every item skipped with hostcb's reason on a machine
                      without a GPU), and the package's own tests (tests/python_package, against
                      BUILD_DIR's stub CLI; with --reuse only)
+  --venv VENV        --check installs the wheel into VENV (made by the caller for this run,
+                     with pytest and pytest-xdist) instead of a venv of its own: CI's one venv
+                     for the build backend and the checks saves a second install from the network
 Needs python3 with scikit-build-core importable (pip install scikit-build-core); the build is
 run with --no-build-isolation, so nothing is downloaded for it. --check installs pytest and
 pytest-xdist into its venv with pip (from the network, or PIP_FIND_LINKS/--no-index as pip
@@ -27,13 +30,14 @@ is set up). Exit: 0 built (and checked), 1 a step failed, 2 usage.
 USAGE
 }
 root="$(cd "$(dirname "$0")/.." && pwd)"
-reuse="" out="$root/dist" check=0 pip_args=()
+reuse="" out="$root/dist" check=0 venv="" pip_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -h | --help) usage; exit 0 ;;
     --reuse) reuse="${2:?--reuse needs a build folder}"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --check) check=1; shift ;;
+    --venv) venv="${2:?--venv needs a folder}"; shift 2 ;;
     --) shift; pip_args=("$@"); break ;;
     *) echo "wheel.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -73,11 +77,17 @@ if python3 -m auditwheel --version >/dev/null 2>&1; then
 fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-step "a fresh venv with the wheel and pytest"
-python3 -m venv "$work/venv" && "$work/venv/bin/python" -m pip install --quiet "$wheel" pytest pytest-xdist ||
-  die "installing the wheel into a fresh venv failed"
-venv_python="$work/venv/bin/python"
-"$work/venv/bin/hostcb" list --families >/dev/null 2>&1 || die "the installed hostcb command does not run"
+if [ -n "$venv" ]; then
+  step "the wheel into $venv"
+  "$venv/bin/python" -m pip install --quiet --no-deps "$wheel" || die "installing the wheel into $venv failed"
+else
+  step "a fresh venv with the wheel and pytest"
+  venv="$work/venv"
+  python3 -m venv "$venv" && "$venv/bin/python" -m pip install --quiet "$wheel" pytest pytest-xdist ||
+    die "installing the wheel into a fresh venv failed"
+fi
+venv_python="$venv/bin/python"
+"$venv/bin/hostcb" list --families >/dev/null 2>&1 || die "the installed hostcb command does not run"
 
 step "pytest --hostcb-layer tests/py/fake_layer.py, with the wheel's hostcb"
 (cd "$work" && "$venv_python" -m pytest --hostcb-layer "$root/tests/py/fake_layer.py" -q -rs -p no:cacheprovider \
