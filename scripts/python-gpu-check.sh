@@ -38,10 +38,12 @@ python3 -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' \
 
 # both LABEL [PYTEST-ARGS...]: hostcb run, then pytest, over the layer; compared.
 both() {
-  local label="$1" version rc_run rc_pytest
+  local label="$1" version rc_run rc_pytest joiner
   shift
   version=$("$py" -c 'import importlib.metadata as m; print(m.version("cuda-bindings"))' 2>/dev/null || echo '?')
-  "$out/venv/bin/hostcb" run -q --adapter "$layer@python=$py" --filter "*forward=$forward*" \
+  joiner="@"
+  [[ "$layer" == *@* ]] && joiner=","
+  "$out/venv/bin/hostcb" run -q --adapter "$layer${joiner}python=$py" --filter "*forward=$forward*" \
     --json "$out/run-$label.json" >"$out/run-$label.log" 2>&1
   rc_run=$?
   (cd "$out" && "$py" -m pytest --hostcb-layer "$layer" -q -p no:cacheprovider --junitxml "$out/pytest-$label.xml" "$@") \
