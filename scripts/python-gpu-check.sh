@@ -17,7 +17,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$1" && out="$(cd "$1" && pwd)"
 wheels="$(cd "$2" && pwd)" || exit 2
 layer="${3:-cuda_bindings:runtime}"
-forward="${layer/:/_}"
+forward="${layer%%@*}"
+forward="${forward/:/_}"
 summary="$out/summary.txt"
 : >"$summary"
 bad=0
