@@ -4,21 +4,23 @@
 # cuda-bindings), and for the image's cuda-bindings and for the one in WHEELS/layer runs the
 # layer both ways, `hostcb run` and `pytest --hostcb-layer`, and compares them
 # (scripts/compare-pytest-hostcb.py); then `pytest -n 4` where pytest-xdist is importable.
-# Usage: scripts/python-gpu-check.sh OUT WHEELS [LAYER]
+# Usage: scripts/python-gpu-check.sh OUT WHEELS [LAYER [FILTER]]
 #   OUT     results folder (summary.txt, the JSON and JUnit files, logs)
 #   WHEELS  scripts/device-wheels.sh's folder: build/ (scikit-build-core and its needs,
 #           pytest-xdist) and layer/ (cuda-bindings 13.5.0, cuda-pathfinder)
 #   LAYER   default cuda_bindings:runtime (its forward name: cuda_bindings_runtime)
+#   FILTER  hostcb's --filter for both (default: every scenario through the layer)
 # Needs build/ from `bash scripts/build.sh` (its folder is handed to scikit-build-core).
 # Exit: 0 every comparison agreed and the newer cuda-bindings passed, 1 otherwise, 2 usage.
 set -uo pipefail
-[ $# -ge 2 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 root="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$1" && out="$(cd "$1" && pwd)"
 wheels="$(cd "$2" && pwd)" || exit 2
 layer="${3:-cuda_bindings:runtime}"
 forward="${layer%%@*}"
 forward="${forward/:/_}"
+filter="${4:-*forward=$forward*}"
 summary="$out/summary.txt"
 : >"$summary"
 bad=0
@@ -44,10 +46,10 @@ both() {
   version=$("$py" -c 'import importlib.metadata as m; print(m.version("cuda-bindings"))' 2>/dev/null || echo '?')
   joiner="@"
   [[ "$layer" == *@* ]] && joiner=","
-  "$out/venv/bin/hostcb" run -q --adapter "$layer${joiner}python=$py" --filter "*forward=$forward*" \
+  "$out/venv/bin/hostcb" run -q --adapter "$layer${joiner}python=$py" --filter "$filter" \
     --json "$out/run-$label.json" >"$out/run-$label.log" 2>&1
   rc_run=$?
-  (cd "$out" && "$py" -m pytest --hostcb-layer "$layer" -q -p no:cacheprovider --junitxml "$out/pytest-$label.xml" "$@") \
+  (cd "$out" && "$py" -m pytest --hostcb-layer "$layer" --hostcb-filter "$filter" -q -p no:cacheprovider --junitxml "$out/pytest-$label.xml" "$@") \
     >"$out/pytest-$label.log" 2>&1
   rc_pytest=$?
   note "$label (cuda-bindings $version): hostcb run exit $rc_run: $(grep -m1 -E '^[0-9]+ scenarios' "$out/run-$label.log")"
