@@ -1,51 +1,119 @@
-cmake_minimum_required(VERSION 3.24)
-# Run by hostcb_discover_scenarios after each build: turns `hostcb list --format json`
-# into add_test() calls. Inputs: HOSTCB_EXE, OUTPUT_FILE, WORKING_DIR, MODE (family or
-# scenario), RESULTS_DIR, FAMILY_RUN_SCRIPT, CMAKE_EXE.
-execute_process(COMMAND "${HOSTCB_EXE}" list --format json
-                OUTPUT_VARIABLE listing ERROR_VARIABLE errors RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "hostcb list failed (exit ${rc}): ${errors}")
+# Included by the file hostcb_discover_scenarios() generates, when ctest reads its tests:
+# turns `hostcb list` (one id a line, `family/axis=value/...`) into add_test() calls, written to HOSTCB_TESTS_FILE and
+# included. Inputs (set by that file): HOSTCB_EXE, HOSTCB_OPTIONS (adapters, axes),
+# HOSTCB_FILTER, HOSTCB_RUN_OPTIONS (expectations), HOSTCB_MODE, HOSTCB_SCENARIO_PREFIX,
+# HOSTCB_FAMILY_PREFIX, HOSTCB_LABELS, HOSTCB_RESULTS_DIR, HOSTCB_WORKING_DIR,
+# HOSTCB_FAMILY_RUN_SCRIPT, HOSTCB_CMAKE.
+cmake_policy(VERSION 3.24)  # ctest reads test files under the old policies; include() scopes this
+set(_filter "")
+if(NOT HOSTCB_FILTER STREQUAL "")
+  set(_filter --filter "${HOSTCB_FILTER}")
+endif()
+execute_process(COMMAND "${HOSTCB_EXE}" list ${_filter} ${HOSTCB_OPTIONS}
+                OUTPUT_VARIABLE _listing ERROR_VARIABLE _errors RESULT_VARIABLE _rc)
+if(NOT _rc EQUAL 0)
+  # One failing test says why, instead of no tests (or a ctest that stops reading).
+  string(STRIP "${_errors}" _errors)
+  add_test("${HOSTCB_SCENARIO_PREFIX}discovery" "${HOSTCB_CMAKE}" -E echo "hostcb list failed (exit ${_rc}): ${_errors}")
+  set_tests_properties("${HOSTCB_SCENARIO_PREFIX}discovery" PROPERTIES FAIL_REGULAR_EXPRESSION "hostcb list failed")
+  return()
 endif()
 
-string(JSON count LENGTH "${listing}" scenarios)
-set(content "# Generated from `hostcb list`: do not edit.\n")
-set(families "")
-if(count GREATER 0)
-  math(EXPR last "${count} - 1")
-  foreach(i RANGE ${last})
-    string(JSON id GET "${listing}" scenarios ${i} id)
-    string(JSON family GET "${listing}" scenarios ${i} family)
-    set(labels "gpu;scenario;${family}")
-    string(JSON api ERROR_VARIABLE no_api GET "${listing}" scenarios ${i} params api)
-    if(NOT no_api)
-      list(APPEND labels "api=${api}")
+# A pattern that matches exactly one id: '-' and ':' separate a filter's parts, so they
+# become '?' (an id differing only there does not exist).
+macro(_hostcb_exact_pattern id out)
+  string(REPLACE "-" "?" ${out} "${id}")
+  string(REPLACE ":" "?" ${out} "${${out}}")
+endmacro()
+
+set(_content "# Generated from `hostcb list` by hostcb_write_scenario_tests.cmake: do not edit.\n")
+set(_families "")
+string(REPLACE ";" "\\;" _listing "${_listing}")
+string(REPLACE "\n" ";" _lines "${_listing}")
+foreach(_line IN LISTS _lines)
+  if(NOT _line MATCHES "^([a-z0-9_]+)/[^\t]*")
+    continue()
+  endif()
+  set(_id "${CMAKE_MATCH_0}")
+  set(_family "${CMAKE_MATCH_1}")
+  set(_labels "gpu;scenario;${_family}")
+  if(_id MATCHES "/api=([^/]+)")
+    list(APPEND _labels "api=${CMAKE_MATCH_1}")
+  endif()
+  list(APPEND _labels ${HOSTCB_LABELS})
+  if(NOT _family IN_LIST _families)
+    list(APPEND _families "${_family}")
+  endif()
+  set(_results "${HOSTCB_RESULTS_DIR}/${_family}.json")
+  set(_test "${HOSTCB_SCENARIO_PREFIX}${_id}")
+  if(HOSTCB_MODE STREQUAL "scenario")
+    _hostcb_exact_pattern("${_id}" _pattern)
+    set(_command "[==[${HOSTCB_EXE}]==] run --filter [==[${_pattern}]==]")
+    foreach(_arg IN LISTS HOSTCB_OPTIONS HOSTCB_RUN_OPTIONS)
+      string(APPEND _command " [==[${_arg}]==]")
+    endforeach()
+    string(APPEND _content "add_test([==[${_test}]==] ${_command})\n"
+      "set_tests_properties([==[${_test}]==] PROPERTIES LABELS [==[${_labels}]==] "
+      "SKIP_RETURN_CODE 77 WORKING_DIRECTORY [==[${HOSTCB_WORKING_DIR}]==] TIMEOUT 300)\n")
+  else()
+    string(APPEND _content
+      "add_test([==[${_test}]==] [==[${HOSTCB_EXE}]==] result [==[${_results}]==] [==[${_id}]==])\n"
+      "set_tests_properties([==[${_test}]==] PROPERTIES LABELS [==[${_labels}]==] "
+      "FIXTURES_REQUIRED [==[${HOSTCB_FAMILY_PREFIX}${_family}]==] "
+      "SKIP_RETURN_CODE 77 WORKING_DIRECTORY [==[${HOSTCB_WORKING_DIR}]==] TIMEOUT 60)\n")
+  endif()
+endforeach()
+
+if(NOT HOSTCB_MODE STREQUAL "scenario")
+  # Each family's one run: the selection less every other family (FAMILY/* without a
+  # filter). It passes when it wrote its results file, whatever the scenarios' verdicts
+  # (those are the scenarios' own tests'), and is a skip when nothing ran in it.
+  set(_positive "")
+  set(_negative "")
+  if(NOT HOSTCB_FILTER STREQUAL "")
+    string(FIND "${HOSTCB_FILTER}" "-" _dash)
+    set(_positive "${HOSTCB_FILTER}")
+    if(NOT _dash EQUAL -1)
+      string(SUBSTRING "${HOSTCB_FILTER}" 0 ${_dash} _positive)
+      math(EXPR _after "${_dash} + 1")
+      string(SUBSTRING "${HOSTCB_FILTER}" ${_after} -1 _negative)
     endif()
-    if(MODE STREQUAL "scenario")
-      string(APPEND content
-        "add_test([==[scenario:${id}]==] [==[${HOSTCB_EXE}]==] run --filter [==[${id}]==])\n"
-        "set_tests_properties([==[scenario:${id}]==] PROPERTIES LABELS [==[${labels}]==] "
-        "SKIP_RETURN_CODE 77 WORKING_DIRECTORY [==[${WORKING_DIR}]==] TIMEOUT 300)\n")
+    if(_positive STREQUAL "")
+      set(_positive "*")
+    endif()
+  endif()
+  set(_options ${HOSTCB_OPTIONS} ${HOSTCB_RUN_OPTIONS})
+  string(REPLACE ";" "|" _options "${_options}")
+  foreach(_family IN LISTS _families)
+    if(HOSTCB_FILTER STREQUAL "")
+      set(_family_filter "${_family}/*")
     else()
-      if(NOT family IN_LIST families)
-        list(APPEND families "${family}")
-        # The family's one run: it passes when it produced its results file, whatever the
-        # scenarios' verdicts (those are the scenarios' own tests'), and is a skip when
-        # nothing ran in it.
-        string(APPEND content
-          "add_test([==[family:${family}]==] [==[${CMAKE_EXE}]==] -D [==[HOSTCB_EXE=${HOSTCB_EXE}]==] "
-          "-D [==[FAMILY=${family}]==] -D [==[RESULTS=${RESULTS_DIR}/${family}.json]==] -P [==[${FAMILY_RUN_SCRIPT}]==])\n"
-          "set_tests_properties([==[family:${family}]==] PROPERTIES LABELS [==[gpu;family;${family}]==] "
-          "FIXTURES_SETUP [==[hostcb_family_${family}]==] "
-          "SKIP_REGULAR_EXPRESSION [==[hostcb family run: nothing ran]==] "
-          "WORKING_DIRECTORY [==[${WORKING_DIR}]==] TIMEOUT 3600)\n")
+      set(_negatives "${_negative}")
+      foreach(_other IN LISTS _families)
+        if(_other STREQUAL _family)
+          continue()
+        elseif(_negatives STREQUAL "")
+          set(_negatives "${_other}/*")
+        else()
+          string(APPEND _negatives ":${_other}/*")
+        endif()
+      endforeach()
+      set(_family_filter "${_positive}")
+      if(NOT _negatives STREQUAL "")
+        string(APPEND _family_filter "-${_negatives}")
       endif()
-      string(APPEND content
-        "add_test([==[scenario:${id}]==] [==[${HOSTCB_EXE}]==] result [==[${RESULTS_DIR}/${family}.json]==] [==[${id}]==])\n"
-        "set_tests_properties([==[scenario:${id}]==] PROPERTIES LABELS [==[${labels}]==] "
-        "FIXTURES_REQUIRED [==[hostcb_family_${family}]==] "
-        "SKIP_RETURN_CODE 77 WORKING_DIRECTORY [==[${WORKING_DIR}]==] TIMEOUT 60)\n")
     endif()
+    set(_test "${HOSTCB_FAMILY_PREFIX}${_family}")
+    string(APPEND _content
+      "add_test([==[${_test}]==] [==[${HOSTCB_CMAKE}]==] -D [==[HOSTCB_EXE=${HOSTCB_EXE}]==] "
+      "-D [==[FILTER=${_family_filter}]==] -D [==[OPTIONS=${_options}]==] "
+      "-D [==[RESULTS=${HOSTCB_RESULTS_DIR}/${_family}.json]==] -P [==[${HOSTCB_FAMILY_RUN_SCRIPT}]==])\n"
+      "set_tests_properties([==[${_test}]==] PROPERTIES LABELS [==[gpu;family;${_family};${HOSTCB_LABELS}]==] "
+      "FIXTURES_SETUP [==[${_test}]==] SKIP_REGULAR_EXPRESSION [==[hostcb family run: nothing ran]==] "
+      "WORKING_DIRECTORY [==[${HOSTCB_WORKING_DIR}]==] TIMEOUT 3600)\n")
   endforeach()
 endif()
-file(WRITE "${OUTPUT_FILE}" "${content}")
+
+# Written (for a look at what was registered), then read as this directory's tests.
+file(WRITE "${HOSTCB_TESTS_FILE}" "${_content}")
+include("${HOSTCB_TESTS_FILE}")

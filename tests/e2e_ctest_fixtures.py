@@ -17,13 +17,13 @@ for test in shown["tests"]:
     props = {p["name"]: p["value"] for p in test.get("properties", [])}
     if name.startswith("family:"):
         families.add(name[len("family:"):])
-        if "FIXTURES_SETUP" not in props:
-            sys.exit(f"{name} sets up no fixture")
+        if props.get("FIXTURES_SETUP") != [name]:
+            sys.exit(f"{name} sets up {props.get('FIXTURES_SETUP')}, not its own fixture")
     elif name.startswith("scenario:"):
         scenario = name[len("scenario:"):]
         scenarios.add(scenario)
         family = scenario.split("/")[0]
-        if f"hostcb_family_{family}" not in props.get("FIXTURES_REQUIRED", []):
+        if f"family:{family}" not in props.get("FIXTURES_REQUIRED", []):
             sys.exit(f"{name} does not require its family's fixture: {props.get('FIXTURES_REQUIRED')}")
         if props.get("SKIP_RETURN_CODE") != 77:
             sys.exit(f"{name} does not turn 77 into a skip")

@@ -27,7 +27,9 @@
 //                              driven as launch_host_func only
 //   name=NAME                  the forward-axis name (default: the module's NAME, else the
 //                              last part of its dotted name; cuda_bindings_<build> for callable=)
-//   python=PATH                the python3 whose environment (venv, site-packages) to use;
+//   python=PATH                the python3 to embed: its shared libpython is loaded at init
+//                              (nothing is linked at build time, so any CPython 3.9+ will
+//                              do) and its environment (venv, site-packages) applies;
 //                              default: HOSTCB_PYTHON, else `python3` on PATH
 //
 // The GIL (python_embed.hpp): released once the interpreter is up; every call below holds
@@ -48,10 +50,13 @@
 #include <sys/stat.h>
 
 #include "python_embed.hpp"
+#include "python_interpreter.hpp"
 
 namespace {
 
 using hostcb_python::Gil;
+using hostcb_python::is_a;
+using hostcb_python::py;
 using hostcb_python::take_error;
 
 constexpr int kUnknownError = 999;  // cudaErrorUnknown, CUDA_ERROR_UNKNOWN: the layer raised
@@ -91,18 +96,18 @@ unsigned long long address(T* pointer) {
 PyObject* call(Member member, const char* format, ...) {
   std::va_list items;
   va_start(items, format);
-  PyObject* arguments = Py_VaBuildValue(format, items);
+  PyObject* arguments = py.Py_VaBuildValue(format, items);
   va_end(items);
-  PyObject* result = arguments ? PyObject_CallObject(g_functions[member], arguments) : nullptr;
-  Py_XDECREF(arguments);
+  PyObject* result = arguments ? py.PyObject_CallObject(g_functions[member], arguments) : nullptr;
+  py.Py_DecRef(arguments);
   if (!result) t_last_error = take_error();
   return result;
 }
 
 // The code an int result carries; kUnknownError for an exception or another type.
 int code_from(PyObject* value, Member member) {
-  long code = PyLong_AsLong(value);
-  if (code == -1 && PyErr_Occurred()) {
+  long code = py.PyLong_AsLong(value);
+  if (code == -1 && py.PyErr_Occurred()) {
     t_last_error = std::string(kMemberNames[member]) + "() did not return an int code: " + take_error();
     return kUnknownError;
   }
@@ -114,7 +119,7 @@ int code_from(PyObject* value, Member member) {
 int code_of(PyObject* result, Member member) {
   if (!result) return kUnknownError;
   int code = code_from(result, member);
-  Py_DECREF(result);
+  py.Py_DecRef(result);
   return code;
 }
 
@@ -122,19 +127,19 @@ int code_of(PyObject* result, Member member) {
 int code_and_handle_of(PyObject* result, Member member, void** handle) {
   if (!result) return kUnknownError;
   int code = kUnknownError;
-  if (!PyTuple_Check(result) || PyTuple_Size(result) != 2) {
+  if (!is_a(result, py.PyTuple_Type) || py.PyTuple_Size(result) != 2) {
     t_last_error = std::string(kMemberNames[member]) + "() did not return a tuple (code, handle)";
   } else {
-    code = code_from(PyTuple_GET_ITEM(result, 0), member);
-    unsigned long long value = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(result, 1));
-    if (PyErr_Occurred()) {
+    code = code_from(py.PyTuple_GetItem(result, 0), member);
+    unsigned long long value = py.PyLong_AsUnsignedLongLong(py.PyTuple_GetItem(result, 1));
+    if (py.PyErr_Occurred()) {
       t_last_error = std::string(kMemberNames[member]) + "()'s handle is not an int: " + take_error();
       code = kUnknownError;
     } else {
       *handle = reinterpret_cast<void*>(static_cast<std::uintptr_t>(value));
     }
   }
-  Py_DECREF(result);
+  py.Py_DecRef(result);
   return code;
 }
 
@@ -155,11 +160,11 @@ int launch_host_func(void* stream, hostcb_host_fn fn, void* user_data) {
 int add_host_node(void* graph, void* const* deps, size_t num_deps, hostcb_host_fn fn, void* user_data,
                   void** node_out) {
   Gil gil;
-  PyObject* list = PyList_New(static_cast<Py_ssize_t>(num_deps));
+  PyObject* list = py.PyList_New(static_cast<Py_ssize_t>(num_deps));
   for (size_t i = 0; list && i < num_deps; ++i) {
-    PyObject* item = PyLong_FromUnsignedLongLong(address(deps[i]));
-    if (!item) Py_CLEAR(list);
-    else PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), item);
+    PyObject* item = py.PyLong_FromUnsignedLongLong(address(deps[i]));
+    if (!item) py.Py_DecRef(list), list = nullptr;
+    else py.PyList_SetItem(list, static_cast<Py_ssize_t>(i), item);
   }
   if (!list) {
     t_last_error = take_error();
@@ -225,28 +230,28 @@ std::string layers_folder() { return hostcb_python::this_library_folder() + "/py
 
 // str(value) of a Python str; false (error taken) otherwise. Drops `value`.
 bool text_of(PyObject* value, const std::string& what, std::string& out) {
-  bool ok = value && PyUnicode_Check(value);
-  if (ok) out = PyUnicode_AsUTF8(value);
+  bool ok = is_a(value, py.PyUnicode_Type);
+  if (ok) out = py.PyUnicode_AsUTF8(value);
   else t_last_error = what + (value ? " is not a str" : ": " + take_error());
-  Py_XDECREF(value);
+  py.Py_DecRef(value);
   return ok;
 }
 
 // A versions() dict as "name=version\n" lines. Drops `dict`.
 bool version_lines(PyObject* dict, std::string& out) {
-  if (!dict || !PyDict_Check(dict)) {
+  if (!is_a(dict, py.PyDict_Type)) {
     t_last_error = dict ? "versions() did not return a dict" : "versions() raised " + take_error();
-    Py_XDECREF(dict);
+    py.Py_DecRef(dict);
     return false;
   }
   PyObject *key = nullptr, *value = nullptr;
   Py_ssize_t position = 0;
   out.clear();
-  while (PyDict_Next(dict, &position, &key, &value)) {
-    if (!PyUnicode_Check(key) || !PyUnicode_Check(value)) continue;
-    out += std::string(PyUnicode_AsUTF8(key)) + "=" + PyUnicode_AsUTF8(value) + "\n";
+  while (py.PyDict_Next(dict, &position, &key, &value)) {
+    if (!is_a(key, py.PyUnicode_Type) || !is_a(value, py.PyUnicode_Type)) continue;
+    out += std::string(py.PyUnicode_AsUTF8(key)) + "=" + py.PyUnicode_AsUTF8(value) + "\n";
   }
-  Py_DECREF(dict);
+  py.Py_DecRef(dict);
   return true;
 }
 
@@ -254,19 +259,19 @@ bool version_lines(PyObject* dict, std::string& out) {
 // for a module without describe() and for callable=.
 void describe_generically(const std::string& what) {
   g_describe = "Python layer " + what + " (versions unknown)";
-  PyObject* helpers = PyImport_ImportModule("hostcb_layers._environment");
+  PyObject* helpers = py.PyImport_ImportModule("hostcb_layers._environment");
   const char* packages[] = {"cuda-bindings", "cuda-python", "cupy-cuda13x", "cupy-cuda12x", "cupy"};
-  PyObject* text = helpers ? PyObject_CallMethod(helpers, "describe", "ssssss", ("via " + what).c_str(), packages[0],
+  PyObject* text = helpers ? py.PyObject_CallMethod(helpers, "describe", "ssssss", ("via " + what).c_str(), packages[0],
                                                  packages[1], packages[2], packages[3], packages[4])
                            : nullptr;
-  if (text && PyUnicode_Check(text)) g_describe = PyUnicode_AsUTF8(text);
-  if (!text) PyErr_Clear();
-  Py_XDECREF(text);
-  Py_XDECREF(helpers);
+  if (is_a(text, py.PyUnicode_Type)) g_describe = py.PyUnicode_AsUTF8(text);
+  if (!text) py.PyErr_Clear();
+  py.Py_DecRef(text);
+  py.Py_DecRef(helpers);
 }
 
 bool load_module(const std::string& name) {
-  PyObject* module = PyImport_ImportModule(name.c_str());
+  PyObject* module = py.PyImport_ImportModule(name.c_str());
   if (!module) {
     t_last_error = take_error();
     struct stat st {};
@@ -276,9 +281,9 @@ bool load_module(const std::string& name) {
   }
   bool ok = true;
   for (int m = 0; ok && m < kMemberCount; ++m) {
-    if (!PyObject_HasAttrString(module, kMemberNames[m])) continue;
-    g_functions[m] = PyObject_GetAttrString(module, kMemberNames[m]);
-    if (!g_functions[m] || !PyCallable_Check(g_functions[m])) {
+    if (!py.PyObject_HasAttrString(module, kMemberNames[m])) continue;
+    g_functions[m] = py.PyObject_GetAttrString(module, kMemberNames[m]);
+    if (!g_functions[m] || !py.PyCallable_Check(g_functions[m])) {
       t_last_error = name + "." + kMemberNames[m] + " is not a function";
       ok = false;
     }
@@ -291,30 +296,30 @@ bool load_module(const std::string& name) {
     t_last_error = name + " defines one of begin_capture and end_capture; a layer has both or neither";
     ok = false;
   }
-  if (ok && PyObject_HasAttrString(module, "NAME"))
-    ok = text_of(PyObject_GetAttrString(module, "NAME"), name + ".NAME", g_name);
+  if (ok && py.PyObject_HasAttrString(module, "NAME"))
+    ok = text_of(py.PyObject_GetAttrString(module, "NAME"), name + ".NAME", g_name);
   else if (ok)
     g_name = name.substr(name.rfind('.') + 1);
   // LAUNCH_SCOPE = "own_capture": launch_host_func works only inside the module's capture.
   g_adapter.launch_scope = HOSTCB_LAUNCH_ANYWHERE;
-  if (ok && PyObject_HasAttrString(module, "LAUNCH_SCOPE")) {
+  if (ok && py.PyObject_HasAttrString(module, "LAUNCH_SCOPE")) {
     std::string scope;
-    ok = text_of(PyObject_GetAttrString(module, "LAUNCH_SCOPE"), name + ".LAUNCH_SCOPE", scope);
+    ok = text_of(py.PyObject_GetAttrString(module, "LAUNCH_SCOPE"), name + ".LAUNCH_SCOPE", scope);
     if (ok && scope != "anywhere" && scope != "own_capture") {
       t_last_error = name + ".LAUNCH_SCOPE is '" + scope + "'; it is 'anywhere' or 'own_capture'";
       ok = false;
     }
     if (ok && scope == "own_capture") g_adapter.launch_scope = HOSTCB_LAUNCH_IN_OWN_CAPTURE;
   }
-  Py_DECREF(module);
+  py.Py_DecRef(module);
   if (!ok) return false;
 
   if (g_functions[kDescribe]) {
-    if (!text_of(PyObject_CallNoArgs(g_functions[kDescribe]), name + ".describe()", g_describe)) return false;
+    if (!text_of(py.PyObject_CallNoArgs(g_functions[kDescribe]), name + ".describe()", g_describe)) return false;
   } else {
     describe_generically(name);
   }
-  if (g_functions[kVersions] && !version_lines(PyObject_CallNoArgs(g_functions[kVersions]), g_versions)) return false;
+  if (g_functions[kVersions] && !version_lines(py.PyObject_CallNoArgs(g_functions[kVersions]), g_versions)) return false;
 
   auto member = [](Member m, auto function) { return g_functions[m] ? function : nullptr; };
   g_adapter.launch_host_func = member(kLaunchHostFunc, &launch_host_func);
@@ -335,17 +340,17 @@ bool load_callable(const std::string& spec) {
     t_last_error = "callable= takes module:function; got '" + spec + "'";
     return false;
   }
-  PyObject* module = PyImport_ImportModule(spec.substr(0, colon).c_str());
+  PyObject* module = py.PyImport_ImportModule(spec.substr(0, colon).c_str());
   if (!module) {
     t_last_error = take_error();
     return false;
   }
   std::string function = spec.substr(colon + 1);
-  PyObject* launch = PyObject_GetAttrString(module, function.c_str());
-  Py_DECREF(module);
-  if (!launch || !PyCallable_Check(launch)) {
+  PyObject* launch = py.PyObject_GetAttrString(module, function.c_str());
+  py.Py_DecRef(module);
+  if (!launch || !py.PyCallable_Check(launch)) {
     t_last_error = launch ? function + " is not callable" : take_error();
-    Py_XDECREF(launch);
+    py.Py_DecRef(launch);
     return false;
   }
   g_functions[kLaunchHostFunc] = launch;
@@ -355,7 +360,10 @@ bool load_callable(const std::string& spec) {
 }
 
 int init(const char* options) {
-  std::string python = std::getenv("HOSTCB_PYTHON") ? std::getenv("HOSTCB_PYTHON") : "";
+  // The interpreter: python=, else HOSTCB_PYTHON, else python3 on PATH; `origin` names which.
+  const char* from_environment = std::getenv("HOSTCB_PYTHON");
+  std::string python = from_environment && *from_environment ? from_environment : "";
+  std::string origin = python.empty() ? "" : "HOSTCB_PYTHON=";
   std::string module = std::string("hostcb_layers.cuda_bindings_") + HOSTCB_PYTHON_TARGET;
   std::string callable, name;
   bool module_given = false;
@@ -366,7 +374,7 @@ int init(const char* options) {
     if (key == "module") module = value, module_given = true;
     else if (key == "callable") callable = value;
     else if (key == "name") name = value;
-    else if (key == "python") python = value;
+    else if (key == "python") python = value, origin = "python=";
     else if (!key.empty()) {
       t_last_error = "unknown option '" + key + "' (module, callable, name, python)";
       return 1;
@@ -376,8 +384,15 @@ int init(const char* options) {
     t_last_error = "module= and callable= name two layers; give one";
     return 1;
   }
-  if (python.empty()) python = hostcb_python::find_on_path("python3");
-  if (!hostcb_python::start_interpreter(python, t_last_error)) return 1;
+  if (python.empty()) {
+    python = hostcb_python::find_on_path("python3");
+    origin = "python3 on PATH: ";
+    if (python.empty()) {
+      t_last_error = "no python3 on PATH (give python=PATH or set HOSTCB_PYTHON)";
+      return 1;
+    }
+  }
+  if (!hostcb_python::start_interpreter(python, origin, t_last_error)) return 1;
   bool ok;
   {
     Gil gil;

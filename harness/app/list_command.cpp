@@ -5,6 +5,7 @@
 #include "app/cli.hpp"
 #include "app/command.hpp"
 #include "app/options.hpp"
+#include "cuda/adapter_loader.hpp"
 #include "model/errors.hpp"
 
 namespace hostcb {
@@ -106,8 +107,12 @@ class ListCommand final : public Command {
                            {"min_devices", s.requirements.min_devices},
                            {"timeout_s", s.timeout_s}});
     }
-    nlohmann::ordered_json doc = {
-        {"format", "hostcb-list"}, {"format_version", 1}, {"families", families}, {"scenarios", scenarios}};
+    // The adapters loaded, by the forward-axis name each took: what a tool needs to pick a
+    // layer's scenarios from the listing (the pytest plugin does).
+    nlohmann::ordered_json adapters = nlohmann::ordered_json::array();
+    for (const auto& a : loaded_adapters()) adapters.push_back({{"name", a.name}, {"path", a.path}, {"describe", a.describe}});
+    nlohmann::ordered_json doc = {{"format", "hostcb-list"}, {"format_version", 1}, {"adapters", adapters},
+                                  {"families", families},   {"scenarios", scenarios}};
     std::cout << doc.dump(2) << "\n";
   }
 

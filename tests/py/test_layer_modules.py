@@ -13,9 +13,19 @@ import sys
 import unittest
 import weakref
 
+# The fakes stand in for real packages under the real names (cupy, numba, cuda): they must
+# never meet those packages, nor the import hooks their .pth files install. numba-cuda's
+# sends `numba.cuda` to the real numba-cuda, which then imported the fake numba and failed
+# (`No module named 'numba.core'`, issue 26 item 17). So the tests run in an interpreter that
+# sees no site-packages at all: -I (no PYTHONPATH, no user site) and -S (no site module, so
+# no .pth file runs). The script starts itself again so, however it was started.
+if __name__ == "__main__" and not (sys.flags.isolated and sys.flags.no_site):
+    os.execv(sys.executable, [sys.executable, "-I", "-S"] + sys.argv)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
+FAKES = os.path.join(HERE, "fakes")
 ROOT = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(HERE))
-sys.path[:0] = [os.path.join(HERE, "fakes"), os.path.join(ROOT, "harness", "adapters", "python")]
+sys.path[:0] = [FAKES, os.path.join(ROOT, "harness", "adapters", "python")]
 
 from calls import CALLS  # noqa: E402  (the fakes' log)
 
@@ -46,6 +56,16 @@ def take(api):
     return hits[0][1:]
 
 
+def real_modules_loaded():
+    """The loaded modules of the faked packages that are not the fakes' own: there must be
+    none, or the layer modules are not being tested against the fakes."""
+    def from_fakes(module):
+        path = getattr(module, "__file__", None)
+        return bool(path) and os.path.abspath(path).startswith(FAKES + os.sep)
+    return sorted(name for name, module in list(sys.modules.items())
+                  if name.split(".")[0] in ("cupy", "numba", "cuda") and module is not None and not from_fakes(module))
+
+
 class ModuleCase(unittest.TestCase):
     module_name = None
 
@@ -53,6 +73,7 @@ class ModuleCase(unittest.TestCase):
         del CALLS[:]
         self.c = CFunctions()
         self.m = __import__("hostcb_layers." + self.module_name, fromlist=["*"])
+        self.assertEqual(real_modules_loaded(), [], "a real package was imported beside the fakes")
 
     def assert_not_kept(self, ref):
         """ref: a weak reference to the callable the module gave the layer, whose other

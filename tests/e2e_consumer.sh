@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The installed CMake package, used as another project uses it (tests/consumer): installs this
+# build with cmake --install into a folder, configures tests/consumer against it, and checks
+# its CTest tests: one per listed scenario (PREFIX:id) and one run per family
+# (PREFIX:family:name), with the labels asked for; the fake layer's scenarios pass, the stub's
+# expected failure is an xfail and passes, and fails once the expectations file is dropped; a
+# layer that cannot be loaded is one failing test.
+# The installed binary and adapters need no library but the C and C++ runtimes (and, where
+# the toolkit has no static one, libcudart): spdlog and fmt header-only, no libpython.
+# Usage: e2e_consumer.sh BUILD_DIR WORK_DIR FAKE_ADAPTER HOSTCB_STUB EXPECTATIONS [ALSO_NEEDED]
+set -uo pipefail
+build="$1" work="$2" fake="$3" stub="$4" expectations="$5" also_needed="${6:-}"
+src="$(cd "$(dirname "$0")/consumer" && pwd)"
+fail() { echo "e2e_consumer: $*" >&2; exit 1; }
+rm -rf "$work"
+mkdir -p "$work"
+prefix="$work/prefix"
+
+cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 || fail "cmake --install failed: $(tail -n 3 "$work/install.log")"
+for f in bin/hostcb include/hostcb/adapter.h lib/cmake/hostcb/hostcbConfig.cmake lib/hostcb/libhostcb_example_adapter.so \
+         lib/hostcb/libhostcb_python_runtime.so lib/hostcb/libhostcb_python_driver.so \
+         lib/hostcb/python/hostcb_layers/cuda_bindings_runtime.py; do
+  [ -e "$prefix/$f" ] || fail "cmake --install left out $f"
+done
+for plugin in "$build"/libhostcb_cccl_host_launch_*.so; do  # every CCCL plugin the build made
+  [ -e "$plugin" ] || continue
+  [ -e "$prefix/lib/hostcb/$(basename "$plugin")" ] || fail "cmake --install left out $(basename "$plugin")"
+done
+
+system='^(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux-x86-64)\.so'
+for object in "$prefix/bin/hostcb" "$prefix"/lib/hostcb/*.so; do
+  for needed in $(readelf -d "$object" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+    [[ "$needed" =~ $system ]] || { [ -n "$also_needed" ] && [[ "$needed" == "$also_needed"* ]]; } ||
+      fail "$(basename "$object") needs $needed"
+  done
+done
+
+configure() {
+  cmake -S "$src" -B "$work/build" -DCMAKE_PREFIX_PATH="$prefix" -DFAKE_ADAPTER="$fake" -DHOSTCB_STUB="$stub" "$@" \
+    >"$work/configure.log" 2>&1 || fail "configuring tests/consumer failed: $(tail -n 5 "$work/configure.log")"
+}
+test_names() { ctest --test-dir "$work/build" -N "$@" | sed -n 's/^ *Test *#[0-9]*: //p' | sort; }
+configure -DEXPECTATIONS="$expectations" -DBROKEN_ADAPTER=
+
+# The tests are the listings, each id once, prefixed, plus one run per family.
+example="$prefix/lib/hostcb/libhostcb_example_adapter.so"
+expected() {  # PREFIX HOSTCB LIST-ARGS...
+  local name="$1" exe="$2"
+  shift 2
+  "$exe" list "$@" 2>/dev/null | cut -f1 | sed "s|^|$name:|"
+  "$exe" list "$@" 2>/dev/null | cut -d/ -f1 | sort -u | sed "s|^|$name:family:|"
+}
+{
+  expected example "$prefix/bin/hostcb" --adapter "$example" --filter 'replay/*forward=example*' --axis replays=1,2
+  expected fake "$stub" --adapter "$fake" --filter 'stub_forward/forward=fake/*:stub/behave=pass/*:stub/behave=fail/*' \
+    --axis copy=1,2
+} | sort >"$work/expected.txt"
+test_names >"$work/tests.txt"
+[ "$(grep -c '^fake:stub_forward/' "$work/expected.txt")" = 6 ] || fail "the fake adapter's 6 operations are not listed"
+diff "$work/expected.txt" "$work/tests.txt" >"$work/diff.txt" ||
+  fail "the registered tests are not the listed scenarios (< listed, > registered): $(head -n 6 "$work/diff.txt")"
+[ "$(test_names -L '^consumer$' | wc -l)" = "$(wc -l <"$work/tests.txt")" ] || fail "not every test has the label consumer"
+[ "$(test_names -L '^layer=fake$' | grep -c -v '^fake:')" = 0 ] || fail "label layer=fake on another prefix's tests"
+[ "$(test_names -L '^layer=fake$' | wc -l)" = 12 ] || fail "label layer=fake is not on the 10 fake tests and 2 family runs"
+
+# They run: the fake layer's pass, the expected failure passes as an xfail, the example
+# adapter's pass on a GPU and are skipped without one.
+ctest --test-dir "$work/build" -j 2 >"$work/ctest.log" 2>&1 || fail "the consumer's tests failed: $(grep -E 'Failed|\*\*\*' "$work/ctest.log" | head -n 5)"
+results=$(grep -E 'Test +#[0-9]+: ' "$work/ctest.log")
+if echo "$results" | grep -E ': fake:' | grep -v -E ' Passed '; then fail "a fake: test did not pass"; fi
+[ "$(echo "$results" | grep -c -E ': fake:.* Passed ')" = 12 ] || fail "not all 12 fake: tests passed"
+if echo "$results" | grep -E ': example:' | grep -v -E ' Passed |\*Skipped '; then fail "an example: test failed"; fi
+xfail=$(ctest --test-dir "$work/build" -R '^fake:stub/behave=fail/copy=1$' -V 2>&1)
+grep -q '\[1/1\] XFAIL   stub/behave=fail/copy=1' <<<"$xfail" || fail "fake:stub/behave=fail/copy=1 did not report XFAIL"
+# Each family's run ran its own family only.
+grep -q '"id": "stub_forward/' "$work/build/hostcb-fake/results/stub.json" &&
+  fail "the run of family stub ran stub_forward's scenarios too"
+grep -q '"id": "stub/' "$work/build/hostcb-fake/results/stub.json" || fail "the run of family stub ran none of its scenarios"
+
+# Without the expectations file, the stub's failing scenarios fail.
+configure -DEXPECTATIONS= -DBROKEN_ADAPTER=
+if ctest --test-dir "$work/build" -R '^fake:(family:stub|stub/behave=fail/)' >"$work/no-expectations.log" 2>&1; then
+  fail "without EXPECTATIONS the failing stub scenarios passed"
+fi
+grep -q -E 'fake:stub/behave=fail/copy=1 .*Failed' "$work/no-expectations.log" ||
+  fail "without EXPECTATIONS fake:stub/behave=fail/copy=1 did not fail: $(tail -n 5 "$work/no-expectations.log")"
+
+# A layer that cannot be loaded: one failing test, broken:discovery, with hostcb's line.
+configure -DEXPECTATIONS= -DBROKEN_ADAPTER=/nonexistent/libbroken.so
+[ "$(test_names -R '^broken:')" = "broken:discovery" ] || fail "a broken adapter did not give one test broken:discovery"
+if ctest --test-dir "$work/build" -R '^broken:' --output-on-failure >"$work/broken.log" 2>&1; then
+  fail "broken:discovery passed"
+fi
+grep -q "hostcb list failed (exit 2): hostcb: adapter '/nonexistent/libbroken.so'" "$work/broken.log" ||
+  fail "broken:discovery does not say why: $(tail -n 5 "$work/broken.log")"
+echo "e2e_consumer: the installed package's tests: $(grep -c -E ': example:' <<<"$results") example, 12 fake; xfail, no-expectations and broken-adapter cases hold"

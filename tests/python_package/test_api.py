@@ -1,0 +1,128 @@
+"""The Python API (hostcb.list, hostcb.run and their types), against real hostcb processes:
+the stub CLI and the mixed layer (layers/mixed_layer.py)."""
+import glob
+import os
+import subprocess
+import sys
+
+import pytest
+
+import hostcb
+from hostcb import _api
+from conftest import MIXED_LAYER
+
+PREFIX = "stub_forward/forward=mixed/op="
+
+
+def test_list_gives_the_layers_scenarios_typed(stub):
+    listing = hostcb.list(MIXED_LAYER, binary=stub)
+    assert [s.id for s in listing] == [PREFIX + op for op in (
+        "launch_host_func", "add_host_node", "add_stream_callback", "capture", "graph_set_host_node",
+        "exec_set_host_node")]
+    capture = listing.scenarios[3]
+    assert isinstance(capture, hostcb.Scenario)
+    assert capture.family == "stub_forward" and capture.params == {"forward": "mixed", "op": "capture"}
+    assert capture.excluded == "the mixed layer has no begin_capture/end_capture"
+    assert [a.name for a in listing.adapters] == ["mixed"]
+    assert listing.adapters[0].describe == "mixed layer for the plugin's tests"
+
+
+def test_run_gives_every_status_with_hostcbs_messages(stub):
+    run = hostcb.run(MIXED_LAYER, binary=stub)
+    assert isinstance(run, hostcb.Run) and run.exit_code == 1
+    status = {r.id[len(PREFIX):]: r.status for r in run}
+    assert status == {"launch_host_func": hostcb.Status.PASSED, "add_host_node": hostcb.Status.FAILED,
+                      "add_stream_callback": hostcb.Status.ERROR, "capture": hostcb.Status.SKIPPED,
+                      "graph_set_host_node": hostcb.Status.ERROR, "exec_set_host_node": hostcb.Status.PASSED}
+    failed = run.result(PREFIX + "add_host_node")
+    assert [str(f) for f in failed.failures] == ["[runner] host function #0 was called 0 times; expected exactly 3",
+                                                 "[runner] host functions were called 0 times in all; expected exactly 3"]
+    assert failed.describe() == "\n".join(str(f) for f in failed.failures)
+    crashed = run.result(PREFIX + "add_stream_callback")
+    assert "SIGABRT" in crashed.reason and "at launch 1 of 3" in crashed.reason
+    assert run.result("nosuch/id") is None
+    assert run.environment["adapters"][0]["name"] == "mixed"
+
+
+def test_expectations_give_xfail_and_xpass(stub, expectations):
+    run = hostcb.run(MIXED_LAYER, binary=stub, expectations=expectations, filter="*op=add_host_node:*op=launch*")
+    assert {r.id[len(PREFIX):]: r.status for r in run} == {"launch_host_func": hostcb.Status.XPASS,
+                                                          "add_host_node": hostcb.Status.XFAIL}
+    assert run.result(PREFIX + "add_host_node").expectation.startswith("never calls the host function")
+    assert run.exit_code == 1  # an xpass fails the run
+
+
+def test_a_failure_carries_its_launch_and_source_line(stub):
+    run = hostcb.run(filter="stub/behave=fail/*", binary=stub)
+    (failure,) = run.result("stub/behave=fail/copy=1").failures
+    assert (failure.launch, failure.thread, failure.file) == (1, "runner", "tests/stub_cases.cpp")
+    assert str(failure) == "[launch 1] [runner] tests/stub_cases.cpp:%d: %s" % (failure.line, failure.message)
+    assert "the stub failed on purpose" in failure.message
+
+
+def test_without_a_layer_filter_and_axes_select(stub):
+    run = hostcb.run(filter="stub/behave=pass/*", axes={"copy": [1, 2]}, binary=stub)
+    assert [(r.id, r.status) for r in run] == [("stub/behave=pass/copy=1", hostcb.Status.PASSED),
+                                               ("stub/behave=pass/copy=2", hostcb.Status.PASSED)]
+    assert [s.id for s in hostcb.list(filter="stub/behave=pass/*", axes=["copy=3"], binary=stub)] == [
+        "stub/behave=pass/copy=3"]
+    assert run.exit_code == 0
+
+
+def test_many_ids_run_in_several_hostcb_runs_and_come_back_in_order(stub, monkeypatch):
+    monkeypatch.setattr(_api, "_FILTER_CHARS", 60)  # about two ids a run
+    run = hostcb.run(filter="stub/behave=pass/*", axes={"copy": list(range(1, 8))}, binary=stub)
+    assert [r.id for r in run] == ["stub/behave=pass/copy=%d" % n for n in range(1, 8)]
+    assert run.output.count("exit 0") >= 3
+
+
+def test_exact_patterns_survive_the_filter_separators():
+    assert _api._exact("fam/a=1-2/b=x:y") == "fam/a=1?2/b=x?y"
+
+
+def test_bad_input_is_hostcbs_one_line(stub):
+    with pytest.raises(hostcb.UsageError, match="matches no scenario"):
+        hostcb.list(filter="nosuch/*", binary=stub)
+    with pytest.raises(hostcb.UsageError, match="no such ready name"):
+        hostcb.run("no_such:layer", binary=stub)
+    with pytest.raises(hostcb.UsageError, match="neither a ready name"):
+        hostcb.list("not a layer!", binary=stub)
+    with pytest.raises(hostcb.HostcbError, match="no such executable"):
+        hostcb.list(binary="/nonexistent/hostcb")
+
+
+def test_the_layers_python_is_the_one_calling(stub, tmp_path, monkeypatch):
+    monkeypatch.delenv("HOSTCB_PYTHON", raising=False)
+    layer = tmp_path / "where_am_i.py"
+    layer.write_text("import sys\nNAME = 'where'\n"
+                     "def launch_host_func(stream, fn, user_data):\n    return 0\n"
+                     "def describe():\n    return 'on ' + sys.executable\n")
+    listing = hostcb.list(str(layer), binary=stub)
+    assert listing.adapters[0].describe == "on " + sys.executable
+
+
+def _another_python():
+    """A CPython 3.9+ of another version than this one, or None."""
+    here = "%d.%d" % sys.version_info[:2]
+    candidates = sorted(glob.glob("/usr/bin/python3.[0-9]*") + glob.glob(os.path.expanduser("~/.pyenv/versions/3.*/bin/python3")))
+    for python in candidates:
+        if python.endswith("-config") or not os.access(python, os.X_OK):
+            continue
+        version = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                 capture_output=True, text=True).stdout.strip()
+        if version != here and tuple(map(int, version.split("."))) >= (3, 9):
+            return python, version
+    return None
+
+
+def test_a_layer_on_another_python_gets_none_of_this_ones_path(stub, tmp_path):
+    found = _another_python()
+    if not found:
+        pytest.skip("no CPython 3.9+ of another version than %d.%d here" % sys.version_info[:2])
+    python, version = found
+    layer = tmp_path / "other.py"
+    layer.write_text("import sys\nNAME = 'other'\n"
+                     "def launch_host_func(stream, fn, user_data):\n    return 0\n"
+                     "def describe():\n    return '%d.%d' % sys.version_info[:2]\n")
+    listing = hostcb.list("%s@python=%s" % (layer, python), binary=stub)
+    assert listing.adapters[0].describe == version
