@@ -161,9 +161,11 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   CHECK(per_family["stream_host_func"] == 2 * 3 * 2 * 3);
   CHECK(per_family["capture_contract"] == 2 * 3);
   CHECK(per_family["device_fault"] == 2 * 3 * 2 * 2);
-  // fuzz: 8 seeds through direct and graph_owned; through the control-only layers the
-  // seeds whose program never reaches the bug (the model says) are listed as excluded
-  CHECK(per_family["fuzz"] == 2 * 8 + 6 + 7);
+  // fuzz: 8 seeds of each op set through direct and graph_owned; through the known-bad
+  // layers the seeds whose program never reaches the bug (the model says) are listed as
+  // excluded: ops=graph oneshot none, frees_on_update 6, exec_set_in_graph 7, and all 8 for
+  // the two whose bug needs the layer's capture or threads; ops=all 1, 7, 7, 3 and 5.
+  CHECK(per_family["fuzz"] == 2 * 2 * 8 + (6 + 7 + 8 + 8) + (1 + 7 + 7 + 3 + 5));
   CHECK(ids.count("replay/api=driver/forward=direct/build=capture_global/replays=5/sync=each") == 1);
   CHECK(ids.count("replay/api=driver/forward=oneshot/build=capture_global/replays=1/sync=each") == 1);
   CHECK(ids.count("replay/api=driver/forward=oneshot/build=capture_global/replays=2/sync=each") == 0);
@@ -174,8 +176,9 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   // The oneshot layer's controls above (less topology's excluded capture_to_graph/node),
   // and callback_fault's: through oneshot the 5 faults that are no wrapper of their own,
   // through direct all 7 but calls_cuda, through graph_owned the 4 of those 7 left.
-  // fuzz: every oneshot seed, and seeds 4 and 7 (frees_on_update) and 4 (exec_set_in_graph).
-  CHECK(controls.size() == 60 + 24 + 48 + 48 + 28 + 24 + 8 + 2 * (5 + 7 + 4) + 8 + 2 + 1);
+  // fuzz ops=graph: every oneshot seed, and seeds 4 and 7 (frees_on_update) and 4
+  // (exec_set_in_graph); ops=all: 7 oneshot seeds, 1, 1, 5 (frees_at_end_capture), 3 (racing_registry).
+  CHECK(controls.size() == 60 + 24 + 48 + 48 + 28 + 24 + 8 + 2 * (5 + 7 + 4) + (8 + 2 + 1) + (7 + 1 + 1 + 5 + 3));
   for (const auto& s : controls) CHECK(s.control.has_value());
 }
 
