@@ -554,10 +554,11 @@ Family fuzz_family() {
   };
   family.body = fuzz_body;
   family.excluded = [](const Params& p) -> std::optional<std::string> {
-    if (auto lacks = layer_cannot_run(p, program_of(p))) return lacks;
+    const Program program = program_of(p);
+    if (auto lacks = layer_cannot_run(p, program)) return lacks;
     const LayerKind layer = layer_kind(p.get("forward"));
     if (layer == LayerKind::correct) return std::nullopt;
-    if (predict_fault(program_of(p), layer)) return std::nullopt;
+    if (predict_fault(program, layer)) return std::nullopt;
     return "the " + p.get("forward") + " layer's bug is not reached by this program (the model says)";
   };
   family.control = [](const Params& p) -> std::optional<ExpectedVerdict> {

@@ -338,7 +338,7 @@ TEST_CASE("fuzz model: a block's thread keeps what a layer could free through an
   Op set_graph;
   set_graph.kind = OpKind::graph_set_host;
   set_graph.thread = 1;
-  set_graph.graph = g;  // g holds h0, not h1, but its node was set to h1 once
+  set_graph.graph = g;  // g calls h0, not h1, but h1 is tied to it: its node was set to h1
   set_graph.node = 0;
   set_graph.site = 2;
   CHECK_FALSE(legal_next(b.program, set_graph));

@@ -110,11 +110,6 @@ Model::Claims Model::claims_of(const Op& op) const {
   };
   auto use_graph = [&](int g) { use(g, graphs_.count(g) ? &graphs_.at(g) : nullptr); };
   auto use_exec = [&](int e) { use(e, execs_.count(e) ? &execs_.at(e) : nullptr); };
-  auto set_node = [&](int graph_of_node) {
-    auto known = node_sites_.find({graph_of_node, op.node});
-    if (known != node_sites_.end()) c.sites.insert(known->second.begin(), known->second.end());
-    c.sites.insert(op.site);
-  };
   switch (op.kind) {
     case OpKind::capture:
     case OpKind::nodes:
@@ -131,14 +126,12 @@ Model::Claims Model::claims_of(const Op& op) const {
       break;
     case OpKind::graph_set_host:
       use_graph(op.graph);
-      set_node(op.graph);
+      c.sites.insert(op.site);
       break;
     case OpKind::exec_set_host:
       use_exec(op.exec);
-      if (exec_source_.count(op.exec)) {
-        use_graph(exec_source(op.exec));
-        set_node(exec_source(op.exec));
-      }
+      if (exec_source_.count(op.exec)) use_graph(exec_source(op.exec));
+      c.sites.insert(op.site);
       break;
     case OpKind::exec_update:
       use_exec(op.exec);
@@ -225,7 +218,6 @@ void Model::build(const Op& op) {
       mine.push_back(static_cast<int>(c.sites.size()));
       c.sites.push_back(item.id);
       c.items.push_back(item.name);
-      node_sites_[{op.index, item.name}].insert(item.id);
       if (op.kind == OpKind::nodes) node_records_[{op.index, item.name}] = item.id;
       if (op.by_layer && layer_ == LayerKind::frees_at_end_capture)
         freed_[item.id] = "its record was freed when the layer's capture ended";
@@ -323,7 +315,6 @@ void Model::apply(const Op& op, int op_number) {
       const int graph_of_node = op.kind == OpKind::graph_set_host ? op.graph : exec_source(op.exec);
       Contents& target = op.kind == OpKind::graph_set_host ? graphs_.at(op.graph) : execs_.at(op.exec);
       target.sites[top_level_host(target, op.node)] = op.site;
-      node_sites_[{graph_of_node, op.node}].insert(op.site);
       if (layer_ == LayerKind::frees_on_update) {
         auto known = node_records_.find({graph_of_node, op.node});
         if (known != node_records_.end()) {

@@ -111,7 +111,9 @@ class Model {
     std::set<int> waited;             // threads that have synchronized or destroyed an exec
   };
   // What an op of a block uses: the graphs and execs it reads or makes, and every site
-  // any layer could call, update or free through them.
+  // a simulated layer could call, update or free through them: theirs, and those tied to
+  // them (refs), which hold every site an exec's update set a node the layer made to, so
+  // frees_on_update's frees too.
   struct Claims {
     std::vector<int> objects;
     std::set<int> sites;
@@ -133,7 +135,6 @@ class Model {
   std::vector<std::vector<std::uint64_t>> pending_;  // per launch stream, per site
   std::vector<std::uint64_t> pending_kernels_;        // per launch stream: kernel runs not yet synchronized
   std::map<std::pair<int, int>, int> node_records_;  // frees_on_update: (graph, item) -> site
-  std::map<std::pair<int, int>, std::set<int>> node_sites_;  // (graph, item) -> every site it was set to
   std::map<int, std::string> freed_;  // site -> why its record was freed
   std::set<int> tied_sites_;  // exec_set_in_graph: exec updates tied to a graph
   std::optional<Fault> fault_;
