@@ -1,7 +1,11 @@
 // fuzz: generated programs of graphs, execs, updates, clones, child graphs, destruction
 // and launches on several streams, from a seed and a size (cases/fuzz/), run through a
 // forwarding layer and checked against the reference model after every synchronization
-// and at the end:
+// and at the end. With ops=all a program also captures through the layer's own
+// begin_capture/end_capture (every mode, side streams forked and joined inside), adds
+// stream callbacks, and runs blocks of its steps on 2 to 4 host threads at once (each
+// thread on its own streams, touching only what the model gives it: cases/fuzz/model.hpp).
+// What is checked:
 //   - every host function was called exactly as often as the launches enqueued so far
 //     make it (at least as often as those on synchronized streams): each live host node
 //     once per launch of each exec holding it, with its current function and userData;
@@ -13,16 +17,21 @@
 //   - nothing runs after its last exec is destroyed (the runner checks the final counts
 //     once the device is idle), graph_owned's records are all freed, the failure
 //     channel is empty
-// The id names the program: fuzz/forward=L/seed=S/size=N/cut=C, where C is `none` or the
-// cuts the shrinker made (cases/fuzz/shrink.hpp). Through a known-bad layer (oneshot and
+// The id names the program: fuzz/forward=L/seed=S/size=N/cut=C (ops=graph, left out of
+// the ids, so that every id published before ops=all keeps its program) or
+// fuzz/forward=L/seed=S/size=N/ops=all/cut=C, where C is `none` or the cuts the shrinker
+// made (cases/fuzz/shrink.hpp). Through a known-bad layer (oneshot and
 // the control-only layers), a program the model says calls a freed record is a control
 // (must end failed or error); one that never does is excluded.
 #include <algorithm>
 #include <atomic>
 #include <cuda_runtime_api.h>
 
+#include <exception>
 #include <map>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 #include "callback/wait.hpp"
 #include "cases/cases.hpp"
@@ -30,6 +39,7 @@
 #include "cases/fuzz/model.hpp"
 #include "cases/fuzz/shrink.hpp"
 #include "cases/fuzz/stamps.hpp"
+#include "cases/fuzz_layer_needs.hpp"
 #include "cases/layer_rules.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
@@ -58,21 +68,38 @@ cudaGraphNode_t last_captured_node(cudaStream_t stream) {
   return deps[0];
 }
 
+// Who runs a step: the program's thread (0) or a block's, with the step's text for messages.
+struct Lane {
+  int thread = 0;
+  std::string step;
+};
+
+// What a block's thread must see after one of its synchronizations: the calls of each of
+// its own sites (the others' run meanwhile), between those certainly finished and those enqueued.
+struct SiteBounds {
+  int site;
+  std::uint64_t low, high;
+};
+
 class Executor {
  public:
   Executor(ScenarioRun& run, const Program& program)
       : run_(run), api_(program_api(program)), forward_(run.forward()), program_(program), model_(program) {
     Model whole(program);
     std::uint64_t most = 1;
+    int threads = 0;
     for (std::size_t i = 0; i < program.ops.size(); ++i) {
       whole.apply(program.ops[i], static_cast<int>(i));
       if (program.ops[i].kind == OpKind::launch) launches_ += program.ops[i].times;
+      threads = std::max(threads, program.ops[i].threads);
     }
     for (int s = 0; s < program.sites; ++s) most = std::max(most, whole.enqueued(s));
     probe_ = &run.make_probe(static_cast<std::size_t>(std::max(program.sites, 1)), most);
     for (int s = 0; s < std::max(program.sites, 1); ++s) probe_->expect_calls(s, s < program.sites ? whole.enqueued(s) : 0);
     for (int s = 0; s < program.streams; ++s) streams_.push_back(make_stream());
-    for (int s = 0; s < 3; ++s) capture_streams_.push_back(make_stream());
+    capture_streams_.resize(static_cast<std::size_t>(threads) + 1);  // each thread captures on its own
+    for (auto& own : capture_streams_)
+      for (int s = 0; s < 3; ++s) own.push_back(make_stream());
     const std::size_t cells = static_cast<std::size_t>(std::max(program.cells, 1));
     memory_ = make_pinned(2 * cells * sizeof(unsigned));
     cells_ = static_cast<unsigned*>(memory_.get());
@@ -80,6 +107,10 @@ class Executor {
     for (std::size_t i = 0; i < 2 * cells; ++i) cells_[i] = 0;
     for (int s = 0; s < program.sites; ++s)
       probe_->set_action(static_cast<std::size_t>(s), HOSTCB_HERE, [this, s](std::int64_t) { snapshot(s); });
+    // The kernel's module is loaded now, not by a block's first launch, which would hold
+    // that thread back for milliseconds while the others go on.
+    cudaFuncAttributes attributes;
+    HOSTCB_CUDA(cudaFuncGetAttributes(&attributes, fuzz_tick));
   }
 
   // The host functions' action reads this executor and its counters: no launch may still
@@ -94,23 +125,28 @@ class Executor {
 
   void run() {
     const std::int64_t records_before = forward_.live_records();
+    Lane lane;
     for (std::size_t i = 0; i < program_.ops.size(); ++i) {
       const Op& op = program_.ops[i];
-      step_ = op_text(op, static_cast<int>(i) + 1);
-      execute(op);
+      if (op.kind == OpKind::fork) {
+        i = run_block(i);  // on to the join
+        continue;
+      }
+      lane.step = op_text(op, static_cast<int>(i) + 1);
+      execute(op, lane);
       model_.apply(op, static_cast<int>(i));
       if (op.kind != OpKind::sync) continue;
-      check_counts(op.stream < 0);
+      check_counts(op.stream < 0, lane);
       const Op* previous = i > 0 ? &program_.ops[i - 1] : nullptr;
       if (previous && previous->kind == OpKind::launch && last_launch_alone_ &&
           (op.stream < 0 || op.stream == previous->stream))
-        check_order(*previous, launch_calls_before_);
-      if (stamps_armed_.exchange(false)) check_stamps_of(*previous);
+        check_order(*previous, launch_calls_before_, lane);
+      if (stamps_armed_.exchange(false)) check_stamps_of(*previous, lane);
     }
     for (auto& stream : streams_) api_.synchronize(stream.get());
-    step_ = "the end";
+    lane.step = "the end";
     run_.set_property("fuzz_stamp_checks", str(stamp_checks_));
-    check_counts(true);
+    check_counts(true, lane);
     for (int cell = 0; cell < program_.cells; ++cell)
       HOSTCB_EXPECT(cells_[cell] == model_.kernel_runs(cell),
                     str("[kernel] at the end: kernel k", cell, " ran ", cells_[cell], " times; expected ",
@@ -127,56 +163,123 @@ class Executor {
   }
 
  private:
-  void execute(const Op& op) {
+  // The fork at `fork` and its block: every launch stream synchronized, then each thread
+  // runs its steps at once with the others, checking its own sites at its synchronizations
+  // against what the model says there. Returns the join's index (the program's length if none).
+  std::size_t run_block(std::size_t fork) {
+    const Op& fork_op = program_.ops[fork];
+    Lane lane{0, op_text(fork_op, static_cast<int>(fork) + 1)};
+    for (auto& stream : streams_) api_.synchronize(stream.get());
+    model_.apply(fork_op, static_cast<int>(fork));
+    check_counts(true, lane);
+    // The model goes through the block in program order now: the threads' steps commute.
+    std::vector<std::vector<std::size_t>> steps(static_cast<std::size_t>(fork_op.threads) + 1);
+    std::map<std::size_t, std::vector<SiteBounds>> bounds;  // a synchronization -> its thread's sites
+    std::size_t end = fork + 1;
+    for (; end < program_.ops.size() && program_.ops[end].kind != OpKind::join; ++end) {
+      const Op& op = program_.ops[end];
+      model_.apply(op, static_cast<int>(end));
+      steps[static_cast<std::size_t>(op.thread)].push_back(end);
+      if (op.kind != OpKind::sync) continue;
+      for (int site : model_.sites_of_thread(op.thread))
+        bounds[end].push_back({site, model_.finished(site), model_.enqueued(site)});
+    }
+    std::vector<std::exception_ptr> errors(steps.size());
+    std::atomic<bool> go{false};
+    std::vector<std::thread> threads;
+    try {
+      for (std::size_t t = 1; t < steps.size(); ++t)
+        threads.emplace_back([&, t] { run_steps(static_cast<int>(t), steps[t], bounds, go, errors[t]); });
+    } catch (...) {
+      errors[0] = std::current_exception();  // the threads made so far still run, and are joined
+    }
+    go.store(true, std::memory_order_release);  // all at once: the fork's signal
+    for (auto& thread : threads) thread.join();
+    for (const auto& error : errors)
+      if (error) std::rethrow_exception(error);  // a CUDA error in any thread: the scenario's error
+    if (end < program_.ops.size()) {
+      lane.step = op_text(program_.ops[end], static_cast<int>(end) + 1);
+      model_.apply(program_.ops[end], static_cast<int>(end));
+      check_counts(false, lane);
+    }
+    return end;
+  }
+
+  void run_steps(int thread, const std::vector<std::size_t>& steps,
+                 const std::map<std::size_t, std::vector<SiteBounds>>& bounds, const std::atomic<bool>& go,
+                 std::exception_ptr& error) {
+    try {
+      HOSTCB_CUDA(cudaSetDevice(run_.device()));  // a new thread starts on device 0
+      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+      Lane lane{thread, ""};
+      for (std::size_t i : steps) {
+        lane.step = op_text(program_.ops[i], static_cast<int>(i) + 1);
+        execute(program_.ops[i], lane);
+        auto expected = bounds.find(i);
+        if (expected != bounds.end()) check_bounds(expected->second, lane);
+      }
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+
+  void execute(const Op& op, const Lane& lane) {
     switch (op.kind) {
-      case OpKind::capture: capture(op); break;
+      case OpKind::capture: capture(op, lane); break;
       case OpKind::nodes: build_nodes(op); break;
-      case OpKind::instantiate: execs_[op.index] = api_.instantiate(graphs_.at(op.graph).get()); break;
+      case OpKind::instantiate: keep_exec(op.index, api_.instantiate(graph_of(op.graph))); break;
       case OpKind::clone: {
-        Graph copy = api_.clone(graphs_.at(op.graph).get());
-        for (auto [name, node] : nodes_[op.graph]) {
-          cudaGraphNode_t found = nullptr;
-          HOSTCB_CUDA(cudaGraphNodeFindInClone(&found, node, copy.get()));
-          nodes_[op.index][name] = found;
+        Graph copy = api_.clone(graph_of(op.graph));
+        std::map<int, cudaGraphNode_t> found;
+        for (auto [name, node] : nodes_of(op.graph)) {
+          HOSTCB_CUDA(cudaGraphNodeFindInClone(&found[name], node, copy.get()));
         }
-        graphs_[op.index] = std::move(copy);
+        keep_graph(op.index, std::move(copy), std::move(found));
         break;
       }
       case OpKind::graph_set_host:
-        forward_.graph_set_host_node(api_, graphs_.at(op.graph).get(), nodes_.at(op.graph).at(op.node),
-                                     Probe::host_fn(), probe_->user_data(op.site));
+        forward_.graph_set_host_node(api_, graph_of(op.graph), nodes_of(op.graph).at(op.node), Probe::host_fn(),
+                                     probe_->user_data(op.site));
         break;
       case OpKind::exec_set_host:
-        forward_.exec_set_host_node(api_, execs_.at(op.exec).get(),
-                                    nodes_.at(model_.exec_source(op.exec)).at(op.node), Probe::host_fn(),
-                                    probe_->user_data(op.site));
+        forward_.exec_set_host_node(api_, exec_of(op.exec), nodes_of(model_.exec_source(op.exec)).at(op.node),
+                                    Probe::host_fn(), probe_->user_data(op.site));
         break;
       case OpKind::exec_update: {
-        ApiResult updated = api_.try_exec_update(execs_.at(op.exec).get(), graphs_.at(op.graph).get());
+        ApiResult updated = api_.try_exec_update(exec_of(op.exec), graph_of(op.graph));
         if (updated.code != 0)
-          throw std::runtime_error(str("step ", step_, ": updating the exec from a graph of the same topology returned ",
+          throw std::runtime_error(str("step ", lane.step, ": updating the exec from a graph of the same topology returned ",
                                        updated.name, " (", updated.code, "); expected success"));
         break;
       }
-      case OpKind::launch:
-        last_launch_alone_ = model_.idle();
-        launch_calls_before_ = probe_->total_calls();
-        if (last_launch_alone_ && synchronized_next(op)) arm_stamps(op);
+      case OpKind::launch: {
+        if (lane.thread == 0) {  // alone on the device, it is seen whole (never in a block)
+          last_launch_alone_ = model_.idle();
+          launch_calls_before_ = probe_->total_calls();
+          if (last_launch_alone_ && synchronized_next(op)) arm_stamps(op);
+        }
+        cudaGraphExec_t exec = exec_of(op.exec);
         for (int t = 0; t < op.times; ++t) {
-          run_.set_launch(++launched_, launches_);
-          api_.launch(execs_.at(op.exec).get(), streams_.at(op.stream).get());
+          run_.set_launch(launched_.fetch_add(1) + 1, launches_);
+          api_.launch(exec, streams_.at(op.stream).get());
         }
         break;
+      }
       case OpKind::sync:
         for (int s = 0; s < program_.streams; ++s)
           if (op.stream < 0 || op.stream == s) api_.synchronize(streams_[s].get());
         break;
-      case OpKind::destroy_graph:
-        graphs_.erase(op.graph);
-        nodes_.erase(op.graph);
-        break;
-      case OpKind::destroy_exec: execs_.erase(op.exec); break;
+      case OpKind::destroy_graph: take_graph(op.graph); break;  // destroyed here, outside the lock
+      case OpKind::destroy_exec: take_exec(op.exec); break;
+      case OpKind::stream_callback: add_stream_callback(streams_.at(op.stream).get(), op.site); break;
+      case OpKind::fork:
+      case OpKind::join: break;  // run_block's
     }
+  }
+
+  // The one place a stream callback is added (the probe's StatusFn is its to change).
+  void add_stream_callback(cudaStream_t stream, int site) {
+    forward_.add_stream_callback(api_, stream, Probe::status_fn(), probe_->user_data(site));
   }
 
   void enqueue(const Item& item, cudaStream_t stream) {
@@ -190,33 +293,37 @@ class Executor {
     }
   }
 
-  // Stream 0 begins the capture, the others fork from it through an event and join it
-  // back through one each; each item is enqueued on its stream in order.
-  void capture(const Op& op) {
+  // Stream 0 begins the capture (the harness, or the layer's own begin_capture), the
+  // others fork from it through an event and join it back through one each; each item
+  // is enqueued on its stream in order. Each thread captures on streams of its own.
+  void capture(const Op& op, const Lane& lane) {
     int streams = 1;
     for (const auto& item : op.items) streams = std::max(streams, item.stream + 1);
+    const std::vector<Stream>& own = capture_streams_.at(static_cast<std::size_t>(lane.thread));
     std::map<int, cudaGraphNode_t> captured;
     std::vector<Event> events;
-    cudaStream_t origin = capture_streams_[0].get();
-    Graph graph = capture_graph(api_, origin, parse_capture_mode(capture_mode_name(op.mode)), [&] {
+    cudaStream_t origin = own[0].get();
+    auto enqueue_items = [&] {
       if (streams > 1) {
         events.push_back(make_event());
         api_.record_event(events.back().get(), origin);
-        for (int s = 1; s < streams; ++s) api_.wait_event(capture_streams_[s].get(), events.back().get());
+        for (int s = 1; s < streams; ++s) api_.wait_event(own[s].get(), events.back().get());
       }
       for (const auto& item : op.items) {
-        cudaStream_t stream = capture_streams_[item.stream].get();
+        cudaStream_t stream = own[item.stream].get();
         enqueue(item, stream);
         if (item.kind == ItemKind::host) captured[item.name] = last_captured_node(stream);
       }
       for (int s = 1; s < streams; ++s) {
         events.push_back(make_event());
-        api_.record_event(events.back().get(), capture_streams_[s].get());
+        api_.record_event(events.back().get(), own[s].get());
         api_.wait_event(origin, events.back().get());
       }
-    });
-    nodes_[op.index] = std::move(captured);
-    graphs_[op.index] = std::move(graph);
+    };
+    const CaptureMode mode = parse_capture_mode(capture_mode_name(op.mode));
+    Graph graph = op.by_layer ? capture_graph_by_layer(forward_, api_, origin, mode, enqueue_items)
+                              : capture_graph(api_, origin, mode, enqueue_items);
+    keep_graph(op.index, std::move(graph), std::move(captured));
   }
 
   void build_nodes(const Op& op) {
@@ -241,24 +348,65 @@ class Executor {
         case ItemKind::empty:
           HOSTCB_CUDA(cudaGraphAddEmptyNode(&node, graph.get(), deps.data(), deps.size()));
           break;
-        case ItemKind::child: node = api_.add_child_graph_node(graph.get(), deps, graphs_.at(item.id).get()); break;
+        case ItemKind::child: node = api_.add_child_graph_node(graph.get(), deps, graph_of(item.id)); break;
       }
       made[item.name] = node;
     }
-    nodes_[op.index] = std::move(made);
-    graphs_[op.index] = std::move(graph);
+    keep_graph(op.index, std::move(graph), std::move(made));
+  }
+
+  // The graphs and execs by name, shared by a block's threads (each uses only its own,
+  // but the maps are one): every look-up and change under one lock, CUDA calls outside it.
+  cudaGraph_t graph_of(int g) {
+    std::lock_guard<std::mutex> lock(objects_);
+    return graphs_.at(g).get();
+  }
+  cudaGraphExec_t exec_of(int e) {
+    std::lock_guard<std::mutex> lock(objects_);
+    return execs_.at(e).get();
+  }
+  std::map<int, cudaGraphNode_t> nodes_of(int g) {
+    std::lock_guard<std::mutex> lock(objects_);
+    return nodes_.at(g);
+  }
+  void keep_graph(int g, Graph graph, std::map<int, cudaGraphNode_t> nodes) {
+    std::lock_guard<std::mutex> lock(objects_);
+    nodes_[g] = std::move(nodes);
+    graphs_[g] = std::move(graph);
+  }
+  void keep_exec(int e, GraphExec exec) {
+    std::lock_guard<std::mutex> lock(objects_);
+    execs_[e] = std::move(exec);
+  }
+  Graph take_graph(int g) {
+    std::lock_guard<std::mutex> lock(objects_);
+    Graph graph = std::move(graphs_.at(g));
+    graphs_.erase(g);
+    nodes_.erase(g);
+    return graph;
+  }
+  GraphExec take_exec(int e) {
+    std::lock_guard<std::mutex> lock(objects_);
+    GraphExec exec = std::move(execs_.at(e));
+    execs_.erase(e);
+    return exec;
   }
 
   // After a synchronization: each site's calls lie between those certainly finished and
   // those enqueued (exactly those enqueued once every stream is idle).
-  void check_counts(bool exact) {
-    for (int site = 0; site < program_.sites; ++site) {
+  void check_counts(bool exact, const Lane& lane) {
+    std::vector<SiteBounds> all;
+    for (int site = 0; site < program_.sites; ++site)
+      all.push_back({site, exact ? model_.enqueued(site) : model_.finished(site), model_.enqueued(site)});
+    check_bounds(all, lane);
+  }
+
+  void check_bounds(const std::vector<SiteBounds>& sites, const Lane& lane) {
+    for (const auto& [site, low, high] : sites) {
       const std::uint64_t calls = probe_->site_calls(static_cast<std::size_t>(site));
-      const std::uint64_t low = exact ? model_.enqueued(site) : model_.finished(site);
-      const std::uint64_t high = model_.enqueued(site);
       if (calls >= low && calls <= high) continue;
       report_failure(__FILE__, __LINE__,
-                     str("[count] after step ", step_, ": h", site, " had been called ", calls, " times; expected ",
+                     str("[count] after step ", lane.step, ": h", site, " had been called ", calls, " times; expected ",
                          low == high ? str(low) : str(low, " to ", high)));
       return;  // one is enough: the rest usually follow from it
     }
@@ -298,7 +446,7 @@ class Executor {
   // After the synchronization that ends an armed launch: round after round, each host
   // call's snapshot against the bounds the graph's edges give (only when the launch made
   // exactly its calls; otherwise the counts say what is wrong).
-  void check_stamps_of(const Op& launch) {
+  void check_stamps_of(const Op& launch, const Lane& lane) {
     const Contents& held = model_.exec(launch.exec);
     const std::size_t per_round = held.sites.size();
     if (per_round == 0 || next_snapshot_.load(std::memory_order_acquire) != snapshots_.size()) return;
@@ -306,7 +454,7 @@ class Executor {
       const int round = static_cast<int>(slot / per_round);
       ++stamp_checks_;
       if (auto wrong = check_stamps(held, round, stamp_base_, snapshots_[slot])) {
-        report_failure(__FILE__, __LINE__, str("[stamp] step ", step_, ", launch ", round + 1, ": ", *wrong));
+        report_failure(__FILE__, __LINE__, str("[stamp] step ", lane.step, ", launch ", round + 1, ": ", *wrong));
         return;  // one is enough
       }
     }
@@ -314,7 +462,7 @@ class Executor {
 
   // The launches of one exec that ran alone: round after round, each host function once,
   // in an order that respects the graph's edges.
-  void check_order(const Op& launch, std::uint64_t first_call) {
+  void check_order(const Op& launch, std::uint64_t first_call, const Lane& lane) {
     const Contents& held = model_.exec(launch.exec);
     const std::vector<Probe::Call> calls = probe_->recorded_calls();
     const std::size_t per_round = held.sites.size();
@@ -327,7 +475,7 @@ class Executor {
         const int before = held.sites[a], after = held.sites[b];
         if (!position.count(before) || !position.count(after)) return;  // the counts say what is wrong
         HOSTCB_EXPECT(position[before] < position[after],
-                      str("[order] step ", step_, ", launch ", round + 1, ": h", after, " ran before h", before,
+                      str("[order] step ", lane.step, ", launch ", round + 1, ": h", after, " ran before h", before,
                           ", which the graph orders first"));
         if (position[before] >= position[after]) return;
       }
@@ -340,15 +488,17 @@ class Executor {
   const Program& program_;
   Model model_;
   Probe* probe_ = nullptr;
-  std::vector<Stream> streams_, capture_streams_;
+  std::vector<Stream> streams_;                       // launch streams
+  std::vector<std::vector<Stream>> capture_streams_;  // thread -> the 3 it captures on
   PinnedMemory memory_;
   unsigned* cells_ = nullptr;
   unsigned* scratch_ = nullptr;
+  std::mutex objects_;  // guards the three maps
   std::map<int, Graph> graphs_;
   std::map<int, std::map<int, cudaGraphNode_t>> nodes_;  // graph -> item name -> node
   std::map<int, GraphExec> execs_;
-  std::string step_;
-  std::int64_t launches_ = 0, launched_ = 0;
+  std::int64_t launches_ = 0;
+  std::atomic<std::int64_t> launched_{0};
   bool last_launch_alone_ = false;
   std::uint64_t launch_calls_before_ = 0;
   // The counters' snapshots of an armed launch (arm_stamps), written by the host functions.
@@ -366,22 +516,18 @@ Program program_of(const Params& p) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  return apply_cuts(generate(static_cast<std::uint64_t>(p.get_count("seed")), static_cast<int>(p.get_count("size"))), cuts);
+  return apply_cuts(generate(static_cast<std::uint64_t>(p.get_count("seed")), static_cast<int>(p.get_count("size")),
+                             parse_op_set(p.get("ops"))),
+                    cuts);
 }
 
-// The layer operations a program performs: a layer that lacks one is excluded, naming it.
-std::vector<LayerOp> layer_ops_of(const Program& program) {
-  std::vector<LayerOp> ops;
-  auto need = [&](LayerOp op) {
-    if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
-  };
-  for (const auto& op : program.ops) {
-    for (const auto& item : op.items)
-      if (item.kind == ItemKind::host) need(op.kind == OpKind::capture ? LayerOp::launch_host_func : LayerOp::add_host_node);
-    if (op.kind == OpKind::graph_set_host) need(LayerOp::graph_set_host_node);
-    if (op.kind == OpKind::exec_set_host) need(LayerOp::exec_set_host_node);
-  }
-  return ops;
+// Why the program cannot run through `p`'s layer (it lacks an operation the program
+// performs, or launches host functions only in its own captures and the program launches
+// some elsewhere), or nullopt when it can.
+std::optional<std::string> layer_cannot_run(const Params& p, const Program& program) {
+  const LayerNeeds needs = layer_needs(program);
+  if (auto lacks = layer_lacks(p, needs.elsewhere)) return lacks;
+  return missing_operation(p.get("forward"), needs.in_own_capture);
 }
 
 void fuzz_body(ScenarioRun& run) {
@@ -395,19 +541,24 @@ void fuzz_body(ScenarioRun& run) {
 Family fuzz_family() {
   Family family;
   family.name = "fuzz";
-  family.summary = "generated programs of graphs, execs, updates, clones and launches, checked against a model";
+  family.summary =
+      "generated programs of graphs, execs, updates, clones and launches (ops=all: also the layer's own captures, "
+      "stream callbacks and 2-4 threads), checked against a model";
   family.axes = {
       Axis::choice("forward", forwarder_names(true)),
       Axis::count("seed", {1, 2, 3, 4, 5, 6, 7, 8}, 1'000'000'000'000),
       Axis::count("size", {40}, 400),
+      // came after the ids of graph programs were published: those keep their spelling
+      Axis::choice("ops", {op_set_name(OpSet::graph), op_set_name(OpSet::all)}).leave_out_of_ids(op_set_name(OpSet::graph)),
       Axis::word("cut", {"none"}),
   };
   family.body = fuzz_body;
   family.excluded = [](const Params& p) -> std::optional<std::string> {
-    if (auto lacks = layer_lacks(p, layer_ops_of(program_of(p)))) return lacks;
+    const Program program = program_of(p);
+    if (auto lacks = layer_cannot_run(p, program)) return lacks;
     const LayerKind layer = layer_kind(p.get("forward"));
     if (layer == LayerKind::correct) return std::nullopt;
-    if (predict_fault(program_of(p), layer)) return std::nullopt;
+    if (predict_fault(program, layer)) return std::nullopt;
     return "the " + p.get("forward") + " layer's bug is not reached by this program (the model says)";
   };
   family.control = [](const Params& p) -> std::optional<ExpectedVerdict> {

@@ -10,6 +10,7 @@ namespace {
 
 struct Builder {
   Program program;
+  int thread = 0;  // who runs the ops added from here
   Builder() {
     program.streams = 2;
     program.sites = 8;
@@ -19,8 +20,40 @@ struct Builder {
     Op op;
     op.kind = kind;
     op.index = static_cast<int>(program.ops.size());
+    op.thread = thread;
     program.ops.push_back(op);
     return program.ops.back();
+  }
+  Builder& on(int t) {
+    thread = t;
+    return *this;
+  }
+  void fork(int threads) {
+    thread = 0;
+    add(OpKind::fork).threads = threads;
+  }
+  void join() {
+    thread = 0;
+    add(OpKind::join);
+  }
+  void callback(int site, int stream) {
+    Op& op = add(OpKind::stream_callback);
+    op.site = site;
+    op.stream = stream;
+  }
+  // A capture of host h(site) for each site, on capture streams 0, 1, 0, 1, ...
+  int capture(std::vector<int> sites, bool by_layer, int mode = 0) {
+    Op& op = add(OpKind::capture);
+    op.by_layer = by_layer;
+    op.mode = mode;
+    for (std::size_t i = 0; i < sites.size(); ++i) {
+      Item item;
+      item.name = static_cast<int>(i);
+      item.id = sites[i];
+      item.stream = static_cast<int>(i % 2);
+      op.items.push_back(item);
+    }
+    return op.index;
   }
   // A graph of explicit nodes: host h(site) for each site, chained when `chain`.
   int nodes(std::vector<int> sites, bool chain = true) {
@@ -56,7 +89,15 @@ struct Builder {
     op.site = site;
   }
   void destroy_graph(int graph) { add(OpKind::destroy_graph).graph = graph; }
+  void destroy_exec(int exec) { add(OpKind::destroy_exec).exec = exec; }
 };
+
+// Whether `op`, appended to the program, would be legal where it stands.
+bool legal_next(const Program& program, const Op& op) {
+  Model model(program);
+  for (std::size_t i = 0; i < program.ops.size(); ++i) model.apply(program.ops[i], static_cast<int>(i));
+  return model.legal(op);
+}
 
 Model run_all(const Program& program, LayerKind layer = LayerKind::correct) {
   Model model(program, layer);
@@ -179,4 +220,192 @@ TEST_CASE("fuzz model: where each known-bad layer calls a freed record", "[fuzz]
     CHECK(predict_fault(b.program, LayerKind::exec_set_in_graph)->op == 5);
     CHECK_FALSE(predict_fault(b.program, LayerKind::frees_on_update));  // nothing else calls h0
   }
+}
+
+TEST_CASE("fuzz model: a stream callback is called once, when its stream gets there", "[fuzz]") {
+  Builder b;
+  b.callback(0, 1);
+  Model m = run_all(b.program);
+  CHECK(m.enqueued(0) == 1);
+  CHECK(m.finished(0) == 0);
+  CHECK_FALSE(m.idle());  // a launch now would not run alone
+  b.sync(1);
+  CHECK(run_all(b.program).finished(0) == 1);
+  CHECK(run_all(b.program).idle());
+  Op outside = b.program.ops[0];
+  outside.stream = 2;  // the program has launch streams 0 and 1
+  CHECK_FALSE(legal_next(b.program, outside));
+}
+
+TEST_CASE("fuzz model: the layer's own capture is a capture, and frees_at_end_capture frees what it holds", "[fuzz]") {
+  Builder b;
+  int g = b.capture({0, 1}, /*by_layer=*/true, /*mode=*/2);
+  int e = b.instantiate(g);
+  int harness = b.capture({2}, /*by_layer=*/false);
+  int e2 = b.instantiate(harness);
+  b.launch(e2, 2);
+  CHECK_FALSE(predict_fault(b.program, LayerKind::frees_at_end_capture));  // a capture the layer did not begin
+  b.launch(e, 1);
+  Model m = run_all(b.program);
+  CHECK(m.enqueued(0) == 1);
+  CHECK(m.graph(g).order == std::vector<std::pair<int, int>>{});  // h0 on stream 0, h1 on stream 1: unordered
+  auto fault = predict_fault(b.program, LayerKind::frees_at_end_capture);
+  REQUIRE(fault);
+  CHECK(fault->op == 5);
+  CHECK(fault->why.find("capture ended") != std::string::npos);
+  for (LayerKind other : {LayerKind::correct, LayerKind::frees_on_update, LayerKind::exec_set_in_graph,
+                          LayerKind::racing_registry})
+    CHECK_FALSE(predict_fault(b.program, other));
+}
+
+TEST_CASE("fuzz model: a fork synchronizes every stream, and a block's threads share nothing", "[fuzz]") {
+  Builder b;
+  b.program.streams = 4;
+  int g = b.nodes({0});
+  int e = b.instantiate(g);
+  b.launch(e, 3, 3);
+  b.fork(2);
+  Model forked = run_all(b.program);
+  CHECK(forked.finished(0) == 3);
+  CHECK(forked.idle());
+  CHECK(forked.block_threads() == 2);
+  // stream s belongs to thread 1 + s % 2: streams 0 and 2 to t1, 1 and 3 to t2
+  b.on(2).launch(e, 2, 3);
+  CHECK(run_all(b.program).sites_of_thread(2) == std::vector<int>{0});
+  CHECK(run_all(b.program).sites_of_thread(1).empty());
+  Op other_thread = b.program.ops.back();
+  other_thread.thread = 1;  // t2's exec, and t2's stream
+  CHECK_FALSE(legal_next(b.program, other_thread));
+  other_thread.stream = 0;  // t1's stream, still t2's exec
+  CHECK_FALSE(legal_next(b.program, other_thread));
+  Op clone;
+  clone.kind = OpKind::clone;
+  clone.index = 50;
+  clone.graph = g;  // its host function h0 is t2's: t1 may not touch it
+  clone.thread = 1;
+  CHECK_FALSE(legal_next(b.program, clone));
+  clone.thread = 2;
+  CHECK(legal_next(b.program, clone));
+  Op global;  // a global capture forbids the other threads' calls: never in a block
+  global.kind = OpKind::capture;
+  global.index = 50;
+  global.thread = 1;
+  global.items = {Item{ItemKind::kernel, 0, 0, 0, {}}};
+  CHECK_FALSE(legal_next(b.program, global));
+  global.mode = 1;
+  CHECK(legal_next(b.program, global));
+  Op device_sync;
+  device_sync.kind = OpKind::sync;
+  device_sync.thread = 1;
+  device_sync.stream = -1;  // a block's thread waits on its own streams, one at a time
+  CHECK_FALSE(legal_next(b.program, device_sync));
+  Op own_stream = device_sync;
+  own_stream.stream = 2;  // t1's: 2 % 2 == 0
+  CHECK(legal_next(b.program, own_stream));
+  own_stream.stream = 1;  // t2's
+  CHECK_FALSE(legal_next(b.program, own_stream));
+  Op callback;
+  callback.kind = OpKind::stream_callback;
+  callback.thread = 1;
+  callback.site = 7;
+  callback.stream = 1;
+  CHECK_FALSE(legal_next(b.program, callback));
+  callback.stream = 0;
+  CHECK(legal_next(b.program, callback));
+  Op main_thread = device_sync;
+  main_thread.thread = 0;  // nothing of thread 0 inside a block, and no fork in it
+  CHECK_FALSE(legal_next(b.program, main_thread));
+  Op fork;
+  fork.kind = OpKind::fork;
+  fork.threads = 2;
+  CHECK_FALSE(legal_next(b.program, fork));
+  b.join();
+  CHECK(legal_next(b.program, fork));
+  CHECK(legal_next(b.program, main_thread));
+  CHECK_FALSE(legal_next(b.program, device_sync));  // a block's thread outside a block
+  fork.threads = 5;
+  CHECK_FALSE(legal_next(b.program, fork));  // 2 to 4 threads, each with a stream
+}
+
+TEST_CASE("fuzz model: a block's thread keeps what a layer could free through another's objects", "[fuzz]") {
+  Builder b;
+  b.program.streams = 2;
+  int g = b.nodes({0});
+  int e = b.instantiate(g);
+  b.exec_set(e, 0, 1);  // e calls h1; frees_on_update frees h1 when g's node is next updated
+  b.fork(2);
+  b.on(2).launch(e, 1, 1);  // t2 holds h1
+  Op set_graph;
+  set_graph.kind = OpKind::graph_set_host;
+  set_graph.thread = 1;
+  set_graph.graph = g;  // g calls h0, not h1, but h1 is tied to it: its node was set to h1
+  set_graph.node = 0;
+  set_graph.site = 2;
+  CHECK_FALSE(legal_next(b.program, set_graph));
+  Builder tied;  // exec_set_in_graph: e's h1 is freed with g
+  tied.program.streams = 2;
+  int g2 = tied.nodes({0});
+  int e2 = tied.instantiate(g2);
+  tied.exec_set(e2, 0, 1);
+  tied.fork(2);
+  tied.on(1).launch(e2, 1, 0);
+  Op destroy;
+  destroy.kind = OpKind::destroy_graph;
+  destroy.thread = 2;
+  destroy.graph = g2;
+  CHECK_FALSE(legal_next(tied.program, destroy));
+}
+
+TEST_CASE("fuzz model: the counts of a block in program order hold for each thread's own sites", "[fuzz]") {
+  Builder b;
+  b.program.streams = 2;
+  b.fork(2);
+  int g1 = b.on(1).nodes({0});
+  int g2 = b.on(2).nodes({1, 2});
+  int e1 = b.on(1).instantiate(g1);
+  int e2 = b.on(2).instantiate(g2);
+  b.on(2).launch(e2, 3, 1);
+  b.on(1).launch(e1, 2, 0);
+  b.on(1).sync(0);
+  Model m = run_all(b.program);
+  CHECK(m.sites_of_thread(1) == std::vector<int>{0});
+  CHECK(m.sites_of_thread(2) == std::vector<int>{1, 2});
+  CHECK(m.finished(0) == 2);  // t1's sync: its own launches are done
+  CHECK(m.finished(1) == 0);  // t2's are not, whatever t1 did
+  CHECK(m.enqueued(1) == 3);
+  b.join();
+  CHECK(run_all(b.program).block_threads() == 0);
+}
+
+TEST_CASE("fuzz model: racing_registry loses a record when two threads hand it one at once", "[fuzz]") {
+  // t1 and t2 each build a graph first thing after the fork; both are launched later
+  auto program = [](bool t2_waits_first, bool launch_t2s) {
+    Builder b;
+    b.program.streams = 2;
+    b.fork(2);
+    if (t2_waits_first) b.on(2).sync(1);
+    int g1 = b.on(1).nodes({0});
+    int g2 = b.on(2).nodes({1});
+    b.join();
+    b.launch(b.instantiate(g1), 1);
+    int e2 = b.instantiate(g2);
+    if (launch_t2s) b.launch(e2, 1);
+    return b.program;
+  };
+  auto fault = predict_fault(program(false, true), LayerKind::racing_registry);
+  REQUIRE(fault);
+  CHECK(fault->op == 2);
+  CHECK(fault->why.find("h0 (t1) and h1 (t2)") != std::string::npos);
+  CHECK_FALSE(predict_fault(program(false, true), LayerKind::correct));
+  CHECK_FALSE(predict_fault(program(false, true), LayerKind::oneshot));  // each record called once
+  // t2 waits before its record: it may come after t1's window has closed
+  CHECK_FALSE(predict_fault(program(true, true), LayerKind::racing_registry));
+  // t2's record is never called: losing it, or t1's to it, may go unseen
+  CHECK_FALSE(predict_fault(program(false, false), LayerKind::racing_registry));
+  Builder alone;  // one thread never races
+  alone.nodes({0});
+  alone.nodes({1});
+  alone.launch(alone.instantiate(0), 1);
+  alone.launch(alone.instantiate(1), 1);
+  CHECK_FALSE(predict_fault(alone.program, LayerKind::racing_registry));
 }

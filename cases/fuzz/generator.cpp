@@ -1,5 +1,6 @@
 #include "cases/fuzz/generator.hpp"
 
+#include <optional>
 #include <vector>
 
 #include "cases/fuzz/model.hpp"
@@ -9,31 +10,37 @@ namespace hostcb::fuzz {
 
 namespace {
 
+// OpSet::all draws from a stream of its own, so its programs share nothing with graph's.
+constexpr std::uint64_t kAllSalt = 0x5bd1e9955bd1e995ull;
+
 class Generator {
  public:
-  Generator(std::uint64_t seed, int size) : rng_(seed * 0x100000001b3ull + static_cast<std::uint64_t>(size)) {
+  Generator(std::uint64_t seed, int size, OpSet set)
+      : rng_((seed * 0x100000001b3ull + static_cast<std::uint64_t>(size)) ^ (set == OpSet::all ? kAllSalt : 0)) {
     program_.seed = seed;
     program_.size = size;
+    program_.set = set;
     program_.api = rng_.chance(50) ? "runtime" : "driver";
-    program_.streams = rng_.between(1, 3);
+    // A block's threads each need a launch stream of their own.
+    program_.streams = set == OpSet::graph ? rng_.between(1, 3) : rng_.between(kMaxThreads, kMaxThreads + 2);
     program_.sites = program_.cells = 8 * size + 8;  // bounds while generating; trimmed at the end
   }
 
   Program run() {
     Model model(program_);
-    while (static_cast<int>(program_.ops.size()) < program_.size) {
-      Op op = propose(model);
+    while (left() > 0) {
+      Op op = program_.set == OpSet::all ? propose_any(model) : propose(model, 0);
       op.index = static_cast<int>(program_.ops.size());
       if (!model.legal(op)) continue;  // the proposal does not fit this state: draw again
-      model.apply(op, op.index);
-      program_.ops.push_back(op);
-      if (op.kind == OpKind::launch && rng_.chance(50) && static_cast<int>(program_.ops.size()) < program_.size) {
+      push(model, op);
+      if (op.kind == OpKind::launch && rng_.chance(50) && left() > 0) {
         Op sync;
         sync.kind = OpKind::sync;
         sync.index = static_cast<int>(program_.ops.size());
         sync.stream = rng_.chance(50) ? op.stream : -1;
-        model.apply(sync, sync.index);
-        program_.ops.push_back(sync);
+        sync.thread = op.thread;
+        if (op.thread > 0) sync.stream = op.stream;  // a block's thread waits on its own stream only
+        push(model, sync);
       }
     }
     program_.sites = next_site_;
@@ -42,20 +49,122 @@ class Generator {
   }
 
  private:
-  template <class Set>
-  int pick(const Set& set) {
-    auto it = set.begin();
-    std::advance(it, rng_.below(static_cast<int>(set.size())));
-    return *it;
+  int left() const { return program_.size - static_cast<int>(program_.ops.size()); }
+
+  void push(Model& model, const Op& op) {
+    model.apply(op, op.index);
+    program_.ops.push_back(op);
+    if (op.kind == OpKind::fork) {
+      block_ops_left_ = rng_.between(2 * op.threads, 4 * op.threads);
+      started_.assign(kMaxThreads + 1, false);
+    }
+    if (op.thread > 0) {
+      --block_ops_left_;
+      started_[op.thread] = true;
+    }
   }
 
-  Op propose(const Model& model) {
+  template <class Set>
+  std::vector<int> usable(const Model& model, const Set& set, int thread) const {
+    std::vector<int> out;
+    for (int object : set)
+      if (model.usable_by(thread, object)) out.push_back(object);
+    return out;
+  }
+  int pick(const std::vector<int>& list) { return list[rng_.below(static_cast<int>(list.size()))]; }
+
+  // A launch stream the thread may use: any for thread 0, its own in a block.
+  int stream_for(const Model& model, int thread) {
+    if (thread == 0) return rng_.below(program_.streams);
+    std::vector<int> own;
+    for (int s = 0; s < program_.streams; ++s)
+      if (Model::stream_owner(s, model.block_threads()) == thread) own.push_back(s);
+    return pick(own);
+  }
+
+  // OpSet::all: blocks of threads, stream callbacks and the layer's captures, beside
+  // everything propose() draws.
+  Op propose_any(const Model& model) {
     Op op;
-    const auto& graphs = model.live_graphs();
-    const auto& execs = model.live_execs();
+    if (model.block_threads() > 0) {
+      if (block_ops_left_ <= 0 || left() == 1) {
+        op.kind = OpKind::join;
+        return op;
+      }
+      const int thread = 1 + rng_.below(model.block_threads());
+      // A thread often builds a graph of its own, instantiates it and launches it, as
+      // the concurrency family's threads do.
+      if (!started_[thread] && rng_.chance(75))
+        return build(model, rng_.chance(50) ? OpKind::capture : OpKind::nodes, thread);
+      if (rng_.chance(70)) {
+        if (auto next = follow_up(model, thread)) return *next;
+      }
+      if (rng_.chance(8)) return stream_callback(model, thread);
+      return propose(model, thread);
+    }
+    const int roll = rng_.below(100);
+    if (roll < 8 && left() >= 4) {
+      op.kind = OpKind::fork;
+      op.threads = rng_.between(2, kMaxThreads);
+      return op;
+    }
+    if (roll < 14) return stream_callback(model, 0);
+    return propose(model, 0);
+  }
+
+
+  // The thread's next step with what it made in this block: an instantiation of its
+  // newest graph not yet instantiated, or a launch of its newest exec not yet launched.
+  std::optional<Op> follow_up(const Model& model, int thread) {
+    Op op;
+    op.thread = thread;
+    for (auto it = program_.ops.rbegin(); it != program_.ops.rend() && it->kind != OpKind::fork; ++it) {
+      if (it->thread != thread) continue;
+      const bool graph_made = it->kind == OpKind::capture || it->kind == OpKind::nodes || it->kind == OpKind::clone;
+      if (it->kind == OpKind::instantiate && model.exec_live(it->index) && !launched(it->index)) {
+        op.kind = OpKind::launch;
+        op.exec = it->index;
+        op.stream = stream_for(model, thread);
+        op.times = rng_.between(1, 3);
+        return op;
+      }
+      if (graph_made && model.graph_live(it->index) && !instantiated(it->index)) {
+        op.kind = OpKind::instantiate;
+        op.graph = it->index;
+        return op;
+      }
+    }
+    return std::nullopt;
+  }
+  bool instantiated(int graph) const {
+    for (const auto& op : program_.ops)
+      if (op.kind == OpKind::instantiate && op.graph == graph) return true;
+    return false;
+  }
+  bool launched(int exec) const {
+    for (const auto& op : program_.ops)
+      if (op.kind == OpKind::launch && op.exec == exec) return true;
+    return false;
+  }
+
+  Op stream_callback(const Model& model, int thread) {
+    Op op;
+    op.kind = OpKind::stream_callback;
+    op.thread = thread;
+    op.stream = stream_for(model, thread);
+    op.site = next_site_++;
+    return op;
+  }
+
+  // Any of the original operations, for `thread` (0 outside a block).
+  Op propose(const Model& model, int thread) {
+    Op op;
+    op.thread = thread;
+    const std::vector<int> graphs = usable(model, model.live_graphs(), thread);
+    const std::vector<int> execs = usable(model, model.live_execs(), thread);
     int roll = graphs.empty() ? 0 : rng_.below(100);
     if (execs.empty() && roll >= 43 && roll < 84) roll = 16;  // what needs an exec: make one
-    if (roll < 16) return build(model, rng_.chance(50) ? OpKind::capture : OpKind::nodes);
+    if (roll < 16) return build(model, rng_.chance(50) ? OpKind::capture : OpKind::nodes, thread);
     if (roll < 30) {
       op.kind = OpKind::instantiate;
       op.graph = pick(graphs);
@@ -79,15 +188,16 @@ class Generator {
       for (int g : graphs)
         if (model.graph(g).build == model.exec(op.exec).build) same.push_back(g);
       if (same.empty()) return op;  // not legal: drawn again
-      op.graph = same[rng_.below(static_cast<int>(same.size()))];
+      op.graph = pick(same);
     } else if (roll < 84 && !execs.empty()) {
       op.kind = OpKind::launch;
       op.exec = pick(execs);
-      op.stream = rng_.below(program_.streams);
+      op.stream = stream_for(model, thread);
       op.times = rng_.chance(75) ? rng_.between(1, 3) : rng_.between(4, 8);
     } else if (roll < 89) {
       op.kind = OpKind::sync;
       op.stream = rng_.chance(50) ? -1 : rng_.below(program_.streams);
+      if (thread > 0) op.stream = stream_for(model, thread);  // a block's thread: its own stream
     } else if (roll < 95) {
       op.kind = OpKind::destroy_graph;
       op.graph = pick(graphs);
@@ -105,16 +215,19 @@ class Generator {
     std::vector<int> names;
     for (int item : c.items)
       if (item >= 0) names.push_back(item);
-    return names.empty() ? -1 : names[rng_.below(static_cast<int>(names.size()))];
+    return names.empty() ? -1 : pick(names);
   }
 
-  Op build(const Model& model, OpKind kind) {
+  Op build(const Model& model, OpKind kind, int thread) {
     Op op;
     op.kind = kind;
+    op.thread = thread;
     const int count = rng_.between(1, 6);
     const int streams = kind == OpKind::capture ? rng_.between(1, 3) : 1;
     op.mode = rng_.below(3);
-    std::vector<int> children(model.live_graphs().begin(), model.live_graphs().end());
+    if (program_.set == OpSet::all && kind == OpKind::capture) op.by_layer = rng_.chance(50);
+    if (thread > 0 && op.mode == 0) op.mode = 1 + rng_.below(2);  // a global capture forbids the other threads' calls
+    const std::vector<int> children = usable(model, model.live_graphs(), thread);
     for (int i = 0; i < count; ++i) {
       Item item;
       item.name = i;
@@ -130,7 +243,7 @@ class Generator {
       }
       if (item.kind == ItemKind::host) item.id = next_site_++;
       if (item.kind == ItemKind::kernel || item.kind == ItemKind::memcpy) item.id = next_cell_++;
-      if (item.kind == ItemKind::child) item.id = children[rng_.below(static_cast<int>(children.size()))];
+      if (item.kind == ItemKind::child) item.id = pick(children);
       op.items.push_back(item);
     }
     // A child whose sites another item already holds would make the build illegal: make it empty.
@@ -154,10 +267,12 @@ class Generator {
   Program program_;
   int next_site_ = 0;
   int next_cell_ = 0;
+  int block_ops_left_ = 0;      // steps the open block may still take before its join
+  std::vector<bool> started_ = std::vector<bool>(kMaxThreads + 1, false);  // thread -> a step taken in the open block
 };
 
 }  // namespace
 
-Program generate(std::uint64_t seed, int size) { return Generator(seed, size).run(); }
+Program generate(std::uint64_t seed, int size, OpSet set) { return Generator(seed, size, set).run(); }
 
 }  // namespace hostcb::fuzz

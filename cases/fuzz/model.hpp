@@ -1,6 +1,14 @@
 // The reference interpreter of a fuzz program: which operations are legal in a state, and
 // what every host function and kernel must have done after each operation. Also simulates
 // the known-bad layers, to say where one of them calls a freed record (a fault).
+//
+// Blocks of threads (a fork, the steps of threads 1..n, a join) are legal only where
+// their order does not matter: the fork synchronizes every launch stream; in the block
+// each graph, exec and host function (site) belongs to the one thread that first touches
+// it, each thread launches, calls back and synchronizes on its own launch streams (stream
+// s is thread 1 + s % n's), and no capture is global (it would forbid the other threads'
+// calls). So the model applies a block's steps in program order, and what it says of a
+// thread's own sites holds at that thread's steps however the threads interleave.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -20,6 +28,8 @@ enum class LayerKind {
   oneshot,            // frees a record after its first call
   frees_on_update,    // frees a node's old record when the node is updated (graph or exec)
   exec_set_in_graph,  // ties an exec's host-node update to the node's graph, not the exec
+  frees_at_end_capture,  // frees, at end_capture, the records it made inside its own capture
+  racing_registry,    // two threads registering a record at once get one slot
 };
 LayerKind layer_kind(const std::string& forward);
 
@@ -40,6 +50,18 @@ struct Fault {
   int op = -1;  // index in the program's ops
   int site = -1;
   std::string why;
+};
+
+// The first host-function record a block's thread hands the layer (a build's first host
+// node, or a host-node update), and whether it comes before the thread first waits.
+struct FirstRecord {
+  int op = -1;
+  int site = -1;
+  bool before_waiting = false;  // before the thread's first sync or exec destruction
+};
+struct BlockRecords {
+  int fork = -1;                       // the fork's index in the ops
+  std::map<int, FirstRecord> threads;  // thread -> its first record
 };
 
 class Model {
@@ -63,15 +85,45 @@ class Model {
   std::uint64_t enqueued(int site) const { return enqueued_[site]; }
   std::uint64_t finished(int site) const { return finished_[site]; }
   std::uint64_t kernel_runs(int cell) const { return kernel_runs_[cell]; }
-  // Nothing, host node or kernel, launched since the last synchronization of its stream.
+  // Nothing, host node, stream callback or kernel, launched since the last
+  // synchronization of its stream.
   bool idle() const;
+
+  // Inside a block (after a fork, before its join): its thread count, and the sites a
+  // thread has touched so far (only those, it may check while the others run).
+  int block_threads() const { return block_ ? block_->threads : 0; }
+  std::vector<int> sites_of_thread(int thread) const;
+  // Whether thread `thread` of the current block may use graph or exec `object`.
+  bool usable_by(int thread, int object) const;
+  // Launch stream `stream` in a block of `threads` threads belongs to thread 1 + stream % threads.
+  static int stream_owner(int stream, int threads) { return 1 + stream % threads; }
+  // Every block so far, with each thread's first record.
+  const std::vector<BlockRecords>& blocks() const { return blocks_; }
 
   // The first call of a freed record the simulated layer makes, if any.
   const std::optional<Fault>& fault() const { return fault_; }
 
  private:
+  struct Block {
+    int threads = 0;
+    std::map<int, int> object_owner;  // graph or exec -> thread
+    std::map<int, int> site_owner;    // site -> thread
+    std::set<int> waited;             // threads that have synchronized or destroyed an exec
+  };
+  // What an op of a block uses: the graphs and execs it reads or makes, and every site
+  // a simulated layer could call, update or free through them: theirs, and those tied to
+  // them (refs), which hold every site an exec's update set a node the layer made to, so
+  // frees_on_update's frees too.
+  struct Claims {
+    std::vector<int> objects;
+    std::set<int> sites;
+  };
+  Claims claims_of(const Op& op) const;
+  bool legal_in_block(const Op& op) const;
+  void claim(const Op& op, int op_number);
   void build(const Op& op);
   void call(const Contents& held, int times, int op_number, int stream);
+  void finish(int stream);  // everything launched on `stream` so far has run
 
   const Program& program_;
   LayerKind layer_;
@@ -83,16 +135,21 @@ class Model {
   std::vector<std::vector<std::uint64_t>> pending_;  // per launch stream, per site
   std::vector<std::uint64_t> pending_kernels_;        // per launch stream: kernel runs not yet synchronized
   std::map<std::pair<int, int>, int> node_records_;  // frees_on_update: (graph, item) -> site
-  std::set<int> freed_;
+  std::map<int, std::string> freed_;  // site -> why its record was freed
   std::set<int> tied_sites_;  // exec_set_in_graph: exec updates tied to a graph
   std::optional<Fault> fault_;
+  std::optional<Block> block_;
+  std::vector<BlockRecords> blocks_;
 };
 
 // The program with every op that is not legal where it stands removed (after cutting,
-// an op may name a graph whose build was cut): the result is always runnable.
+// an op may name a graph whose build was cut), and the steps of a block whose fork was
+// cut moved to the program's thread: the result is always runnable.
 Program legalize(const Program& program);
 
-// The prediction for a whole program: the first fault of the simulated layer.
+// The prediction for a whole program: the first fault of the simulated layer. For
+// racing_registry, the first block in which two threads hand the layer a record before
+// they first wait, every thread's first record being one that a launch calls later.
 std::optional<Fault> predict_fault(const Program& program, LayerKind layer);
 
 }  // namespace hostcb::fuzz

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 namespace hostcb::fuzz {
 
@@ -18,8 +19,19 @@ const char* op_name(OpKind kind) {
     case OpKind::sync: return "sync";
     case OpKind::destroy_graph: return "destroy_graph";
     case OpKind::destroy_exec: return "destroy_exec";
+    case OpKind::stream_callback: return "stream_callback";
+    case OpKind::fork: return "fork";
+    case OpKind::join: return "join";
   }
   return "?";
+}
+
+const char* op_set_name(OpSet set) { return set == OpSet::all ? "all" : "graph"; }
+
+OpSet parse_op_set(const std::string& name) {
+  if (name == "graph") return OpSet::graph;
+  if (name == "all") return OpSet::all;
+  throw std::invalid_argument("ops '" + name + "': graph or all");
 }
 
 const char* capture_mode_name(int mode) {
@@ -47,12 +59,13 @@ std::string e(int op) { return "e" + std::to_string(op); }
 std::string op_text(const Op& op, int index) {
   std::ostringstream out;
   out << index << ". ";
+  if (op.thread > 0) out << "[t" << op.thread << "] ";
   switch (op.kind) {
     case OpKind::capture: {
       int streams = 1;
       for (const auto& item : op.items) streams = std::max(streams, item.stream + 1);
-      out << g(op.index) << " = capture (" << capture_mode_name(op.mode) << ", " << streams << " stream"
-          << (streams > 1 ? "s" : "") << "):";
+      out << g(op.index) << " = capture " << (op.by_layer ? "by the layer " : "") << "(" << capture_mode_name(op.mode)
+          << ", " << streams << " stream" << (streams > 1 ? "s" : "") << "):";
       for (int s = 0; s < streams; ++s) {
         out << " s" << s << "[";
         bool first = true;
@@ -93,13 +106,17 @@ std::string op_text(const Op& op, int index) {
       break;
     case OpKind::destroy_graph: out << "destroy " << g(op.graph); break;
     case OpKind::destroy_exec: out << "destroy " << e(op.exec); break;
+    case OpKind::stream_callback: out << "stream callback h" << op.site << " on stream " << op.stream; break;
+    case OpKind::fork: out << "fork " << op.threads << " threads (every launch stream synchronized first)"; break;
+    case OpKind::join: out << "join the threads"; break;
   }
   return out.str();
 }
 
 std::string to_text(const Program& program) {
   std::ostringstream out;
-  out << "seed " << program.seed << ", size " << program.size << ": " << program.api << " API, " << program.streams
+  out << "seed " << program.seed << ", size " << program.size << (program.set == OpSet::all ? ", all operations" : "")
+      << ": " << program.api << " API, " << program.streams
       << " launch stream" << (program.streams > 1 ? "s" : "") << ", " << program.ops.size() << " operations\n";
   for (std::size_t i = 0; i < program.ops.size(); ++i) out << op_text(program.ops[i], static_cast<int>(i) + 1) << "\n";
   return out.str();

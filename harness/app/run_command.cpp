@@ -202,7 +202,7 @@ class RunCommand final : public Command {
       Params moved;
       for (const auto& [axis, value] : s.params.items())
         moved.add(axis, axis == "seed" ? std::to_string(std::stoll(value) + batch * (high - low + 1)) : value);
-      plan.push_back(registry.resolve(scenario_id(s.family->name, moved)));
+      plan.push_back(registry.resolve(scenario_id(s.family->name, s.family->axes, moved)));
     }
     return plan;
   }

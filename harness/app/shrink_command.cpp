@@ -34,8 +34,9 @@ std::string failure_signature(const Result& r) {
 }
 
 std::string with_cut(const Scenario& s, const std::string& cut) {
-  return str("fuzz/forward=", s.params.get("forward"), "/seed=", s.params.get("seed"), "/size=", s.params.get("size"),
-             "/cut=", cut);
+  Params cut_params;
+  for (const auto& [axis, value] : s.params.items()) cut_params.add(axis, axis == "cut" ? cut : value);
+  return scenario_id(s.family->name, s.family->axes, cut_params);
 }
 
 class ShrinkCommand final : public Command {
@@ -84,7 +85,8 @@ class ShrinkCommand final : public Command {
     const std::string signature = failure_signature(first);
     std::cerr << "shrink: the failure is " << signature << "\n";
     const fuzz::Program program = fuzz::generate(static_cast<std::uint64_t>(original.params.get_count("seed")),
-                                                 static_cast<int>(original.params.get_count("size")));
+                                                 static_cast<int>(original.params.get_count("size")),
+                                                 fuzz::parse_op_set(original.params.get("ops")));
     const fuzz::Cuts cuts = fuzz::shrink(program, fuzz::parse_cuts(original.params.get("cut")), [&](const fuzz::Cuts& c) {
       if (interrupt_signal()) return false;
       const Result r = run_one(with_cut(original, fuzz::cuts_word(c)));

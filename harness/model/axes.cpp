@@ -75,9 +75,14 @@ bool Params::has(const std::string& axis) const {
 
 std::int64_t Params::get_count(const std::string& axis) const { return std::stoll(get(axis)); }
 
-std::string scenario_id(const std::string& family, const Params& params) {
+std::string scenario_id(const std::string& family, const std::vector<Axis>& axes, const Params& params) {
   std::string id = family;
-  for (const auto& [name, value] : params.items()) id += "/" + name + "=" + value;
+  for (const auto& [name, value] : params.items()) {
+    bool spelled = true;
+    for (const auto& axis : axes)
+      if (axis.name == name) spelled = axis.spelled(value);
+    if (spelled) id += "/" + name + "=" + value;
+  }
   return id;
 }
 

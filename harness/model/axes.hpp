@@ -2,7 +2,9 @@
 //
 // A family declares axes in order; a scenario is one value per axis. Its id is
 // `family/axis=value/axis=value...` in declared order and never changes meaning:
-// nightly history joins on it.
+// nightly history joins on it. An axis added to a family after its ids were published
+// names the value that means what the family did before (Axis::leave_out_of_ids): ids
+// leave that value out, so every published id keeps naming its scenario.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -23,11 +25,20 @@ struct Axis {
   std::vector<std::string> values;  // the default values, in order
   std::int64_t min = 1;             // count axes only
   std::int64_t max = 1'000'000;     // count axes only
+  std::string left_out;             // the value ids do not spell (empty: they spell every value)
 
   static Axis choice(std::string name, std::vector<std::string> values);
   static Axis count(std::string name, std::vector<std::int64_t> values,
                     std::int64_t max = 1'000'000);
   static Axis word(std::string name, std::vector<std::string> values);
+
+  // Ids leave `name=value` out: the axis came after ids were published, and `value` is
+  // what the family did without it.
+  Axis& leave_out_of_ids(std::string value) {
+    left_out = std::move(value);
+    return *this;
+  }
+  bool spelled(const std::string& value) const { return left_out.empty() || value != left_out; }
 
   // Throws UsageError when `value` is not acceptable for this axis.
   void check_value(const std::string& value) const;
@@ -46,7 +57,8 @@ class Params {
   std::vector<std::pair<std::string, std::string>> items_;
 };
 
-std::string scenario_id(const std::string& family, const Params& params);
+// `params` in the order of `axes`, less the values the axes leave out of ids.
+std::string scenario_id(const std::string& family, const std::vector<Axis>& axes, const Params& params);
 
 // Names and values may hold letters, digits, '_' and '.': never '-', ':', '/', '=' or
 // glob characters, so an exact id is always a valid filter.

@@ -1,5 +1,6 @@
 #include "model/registry.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "model/errors.hpp"
@@ -19,6 +20,8 @@ void Registry::add(Family family) {
       if (family.axes[b].name == axis.name) throw std::logic_error(family.name + ": axis '" + axis.name + "' twice");
     for (const auto& value : axis.values)
       if (!is_valid_name(value)) throw std::logic_error(family.name + ": bad value '" + value + "'");
+    if (!axis.left_out.empty() && std::find(axis.values.begin(), axis.values.end(), axis.left_out) == axis.values.end())
+      throw std::logic_error(family.name + ": axis '" + axis.name + "' leaves out a value it does not offer by default");
   }
   families_.push_back(std::move(family));
 }
@@ -52,7 +55,7 @@ static void check_overrides(const std::vector<Family>& families, const std::vect
 }
 
 Scenario Registry::make_scenario(const Family& family, Params params) const {
-  Scenario scenario{scenario_id(family.name, params), &family, std::move(params), {}, std::nullopt, {}, 0};
+  Scenario scenario{scenario_id(family.name, family.axes, params), &family, std::move(params), {}, std::nullopt, {}, 0};
   if (family.excluded)
     if (auto reason = family.excluded(scenario.params)) scenario.excluded_reason = *reason;
   // A combination that cannot exist cannot be a control either: it would never run.
@@ -126,17 +129,31 @@ Scenario Registry::resolve(const std::string& id) const {
   }
   for (const auto& family : families_) {
     if (family.name != parts[0]) continue;
-    if (parts.size() != family.axes.size() + 1)
+    std::size_t spelled = 0;  // the axes an id must spell
+    for (const auto& axis : family.axes) spelled += axis.left_out.empty();
+    if (parts.size() < spelled + 1 || parts.size() > family.axes.size() + 1)
       throw UsageError(str("scenario id '", id, "' does not give the ", family.axes.size(), " axes of ", family.name));
     Params params;
+    std::size_t next = 1;  // the next part of the id to read
     for (std::size_t a = 0; a < family.axes.size(); ++a) {
-      const std::string& part = parts[a + 1];
-      std::size_t eq = part.find('=');
-      if (eq == std::string::npos || part.substr(0, eq) != family.axes[a].name)
-        throw UsageError(str("scenario id '", id, "': expected axis '", family.axes[a].name, "' in place ", a + 1));
-      family.axes[a].check_value(part.substr(eq + 1));
-      params.add(family.axes[a].name, part.substr(eq + 1));
+      const Axis& axis = family.axes[a];
+      const std::string part = next < parts.size() ? parts[next] : "";
+      const std::size_t eq = part.find('=');
+      if (eq == std::string::npos || part.substr(0, eq) != axis.name) {
+        if (axis.left_out.empty())
+          throw UsageError(str("scenario id '", id, "': expected axis '", axis.name, "' in place ", next));
+        params.add(axis.name, axis.left_out);  // not spelled: the value ids leave out
+        continue;
+      }
+      const std::string value = part.substr(eq + 1);
+      axis.check_value(value);
+      if (!axis.spelled(value))  // one spelling per scenario
+        throw UsageError(str("scenario id '", id, "': leave out '", part, "' (ids do not spell it)"));
+      params.add(axis.name, value);
+      ++next;
     }
+    if (next != parts.size())
+      throw UsageError(str("scenario id '", id, "': '", parts[next], "' is no axis of ", family.name, " in that place"));
     return make_scenario(family, std::move(params));
   }
   throw UsageError(str("scenario id '", id, "' names no family"));
