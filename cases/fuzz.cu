@@ -397,7 +397,7 @@ Family fuzz_family() {
   family.name = "fuzz";
   family.summary = "generated programs of graphs, execs, updates, clones and launches, checked against a model";
   family.axes = {
-      Axis::choice("forward", forwarder_names(true)),
+      forward_axis({"frees_on_update", "exec_set_in_graph"}),
       Axis::count("seed", {1, 2, 3, 4, 5, 6, 7, 8}, 1'000'000'000'000),
       Axis::count("size", {40}, 400),
       Axis::word("cut", {"none"}),
