@@ -64,8 +64,11 @@ __global__ void fault_when_released(const volatile int* release, int kind) {
   *reinterpret_cast<volatile int*>(static_cast<std::uintptr_t>(0x10)) = 1;  // nothing is mapped there
 }
 
+// Holds the second stream shut; gives up after about 20 s (at 2 GHz), so that a context the
+// fault broke in some other way than measured cannot leave it spinning.
 __global__ void wait_until_released(const volatile int* release) {
-  while (*release == 0) {
+  const long long start = clock64();
+  while (*release == 0 && clock64() - start < 40'000'000'000LL) {
   }
 }
 
