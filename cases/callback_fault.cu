@@ -108,7 +108,7 @@ bool is_wrapper_defect(const std::string& fault) {
 void run_callback_fault(ScenarioRun& run, const std::string& fault) {
   const GraphApi& api = run.api();
   Probe& probe = run.make_probe(1, kLaunches);
-  Stream stream = make_stream();
+  Stream stream = api.make_stream();
   cudaStream_t raw_stream = stream.get();
   std::atomic<int> query_result{-1};
 
@@ -134,7 +134,7 @@ void run_callback_fault(ScenarioRun& run, const std::string& fault) {
   if (fault == "calls_cuda") {
     const int want = expected_query_result(run.param("api"));
     HOSTCB_EXPECT(query_result == want,
-                  str("a stream query inside a host function returned ", api.error_name(query_result), " (",
+                  str("[contract] a stream query inside a host function returned ", api.error_name(query_result), " (",
                       query_result.load(), "); expected ", api.error_name(want), " (", want, ")"));
     run.set_property("query_in_host_function", api.error_name(query_result));
   }

@@ -40,24 +40,25 @@ void check_stream_callback_in_capture(ScenarioRun& run, CaptureMode mode) {
 
   // The callback must never run: it was rejected.
   Probe& probe = run.make_probe(1, 0);
-  Stream stream = make_stream();
+  Stream stream = api.make_stream();
   api.begin_capture(stream.get(), mode);
-  ApiResult enqueue = api.try_add_stream_callback(stream.get(), Probe::status_fn(), probe.user_data(0));
+  ApiResult enqueue =
+      api.try_add_stream_callback(stream.get(), Probe::status_fn(), probe.stream_callback_user_data(0, stream.get()));
   int status_after = api.capture_status(stream.get());
   Graph graph;
   ApiResult end = api.try_end_capture(stream.get(), graph);
 
   HOSTCB_EXPECT(enqueue.code == want.enqueue,
-                str("stream callback during capture returned ", enqueue.name, " (", enqueue.code, "); expected ",
+                str("[contract] stream callback during capture returned ", enqueue.name, " (", enqueue.code, "); expected ",
                     api.error_name(want.enqueue), " (", want.enqueue, ")"));
   HOSTCB_EXPECT(status_after == want.status_after,
-                str("capture status after it was ", capture_status_name(status_after), " (", status_after,
+                str("[contract] capture status after it was ", capture_status_name(status_after), " (", status_after,
                     "); expected ", capture_status_name(want.status_after), " (", want.status_after, ")"));
   HOSTCB_EXPECT(end.code == want.end_capture,
-                str("ending the capture returned ", end.name, " (", end.code, "); expected ",
+                str("[contract] ending the capture returned ", end.name, " (", end.code, "); expected ",
                     api.error_name(want.end_capture), " (", want.end_capture, ")"));
   HOSTCB_EXPECT((graph.get() == nullptr) == want.graph_is_null,
-                str("ending the capture gave ", graph ? "a graph" : "no graph", "; expected ",
+                str("[contract] ending the capture gave ", graph ? "a graph" : "no graph", "; expected ",
                     want.graph_is_null ? "no graph" : "a graph"));
   // Flush anything that was enqueued after all, so a wrongly accepted callback is counted.
   if (api.capture_status(stream.get()) == 0) api.synchronize(stream.get());

@@ -22,9 +22,10 @@ struct FamilyDeclaration {
 void register_all_cases(Registry& registry);
 
 // The axes most families share: which CUDA API (runtime or driver), and how the graph is
-// built (by stream capture or by explicit nodes).
+// built (by CUDA's stream capture, by explicit nodes, or by the layer's own capture;
+// cases/host_chain.hpp). capture_by_layer came last, so the ids before it kept their meaning.
 inline Axis api_axis() { return Axis::choice("api", {"driver", "runtime"}); }
-inline Axis build_axis() { return Axis::choice("build", {"capture", "node"}); }
+inline Axis build_axis() { return Axis::choice("build", {"capture", "node", "capture_by_layer"}); }
 
 }  // namespace hostcb::cases
 

@@ -27,7 +27,7 @@ constexpr int kConditionalParentInstantiate = 1;
 void check_code(ScenarioRun& run, const char* what, const ApiResult& got, int want) {
   const GraphApi& api = run.api();
   run.set_property("observed", str(got.name, " (", got.code, ")"));
-  HOSTCB_EXPECT(got.code == want, str(what, " returned ", got.name, " (", got.code, "); expected ", api.error_name(want),
+  HOSTCB_EXPECT(got.code == want, str("[contract] ", what, " returned ", got.name, " (", got.code, "); expected ", api.error_name(want),
                                       " (", want, ")"));
 }
 
@@ -41,7 +41,7 @@ void check_device_launch(ScenarioRun& run) {
   check_code(run, "instantiating a graph with a host node for device launch", got, kDeviceLaunchInstantiate);
   run.set_property("instantiate_result", std::to_string(result_info));
   HOSTCB_EXPECT(result_info == kDeviceLaunchResultInfo,
-                str("the instantiate result was ", result_info, "; expected ", kDeviceLaunchResultInfo,
+                str("[contract] the instantiate result was ", result_info, "; expected ", kDeviceLaunchResultInfo,
                     " (NodeOperationNotSupported)"));
 }
 

@@ -545,7 +545,7 @@ Family fuzz_family() {
       "generated programs of graphs, execs, updates, clones and launches (ops=all: also the layer's own captures, "
       "stream callbacks and 2-4 threads), checked against a model";
   family.axes = {
-      Axis::choice("forward", forwarder_names(true)),
+      forward_axis({"frees_on_update", "exec_set_in_graph", "frees_at_end_capture", "racing_registry"}),
       Axis::count("seed", {1, 2, 3, 4, 5, 6, 7, 8}, 1'000'000'000'000),
       Axis::count("size", {40}, 400),
       // came after the ids of graph programs were published: those keep their spelling

@@ -1,8 +1,19 @@
 #include "cases/layer_rules.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <stdexcept>
 
 namespace hostcb::cases {
+
+Axis forward_axis(const std::vector<std::string>& known_bad) {
+  std::vector<std::string> names = forwarder_names();
+  for (const auto& name : known_bad) {
+    if (!forwarder(name).control_only()) throw std::logic_error(name + " is no known-bad layer");
+    names.push_back(name);
+  }
+  return Axis::choice("forward", names);
+}
 
 std::vector<LayerOp> build_ops(const std::string& build) {
   if (build == "node") return {LayerOp::add_host_node};
@@ -20,7 +31,7 @@ std::optional<std::string> layer_lacks(const Params& p, const std::vector<LayerO
   }
   if (auto missing = missing_operation(layer, needed)) return missing;
   // A host-function launch anywhere but inside the layer's own capture.
-  const bool own_capture = p.has("build") && p.get("build") == "capture_by_layer";
+  const bool own_capture = std::find(needed.begin(), needed.end(), LayerOp::capture) != needed.end();
   const bool launches = std::find(needed.begin(), needed.end(), LayerOp::launch_host_func) != needed.end();
   if (launches && !own_capture && forwarder(layer).launches_only_in_own_capture())
     return "the " + layer + " layer launches host functions only in a capture it began (build=capture_by_layer)";
@@ -32,5 +43,39 @@ std::optional<ExpectedVerdict> oneshot_control(const Params& p, bool record_call
     return ExpectedVerdict{{Status::failed, Status::error}, ""};
   return std::nullopt;
 }
+
+void add_known_bad(Family& family, std::vector<KnownBad> layers) {
+  auto forward = std::find_if(family.axes.begin(), family.axes.end(), [](const Axis& a) { return a.name == "forward"; });
+  if (forward == family.axes.end()) throw std::logic_error(family.name + " has no forward axis");
+  for (const auto& bad : layers) {
+    if (!forwarder(bad.layer).control_only()) throw std::logic_error(bad.layer + " is no known-bad layer");
+    forward->values.push_back(bad.layer);
+  }
+  auto known = std::make_shared<const std::vector<KnownBad>>(std::move(layers));
+  auto find = [known](const Params& p) -> const KnownBad* {
+    if (!p.has("forward")) return nullptr;
+    for (const auto& bad : *known)
+      if (bad.layer == p.get("forward")) return &bad;
+    return nullptr;
+  };
+  family.only_as_control = [find](const Params& p) -> std::optional<std::string> {
+    if (const KnownBad* bad = find(p)) return bad->layer + " is a known-bad layer, run only where a check is meant to catch it";
+    return std::nullopt;
+  };
+  auto control = family.control;
+  family.control = [control, find](const Params& p) -> std::optional<ExpectedVerdict> {
+    if (const KnownBad* bad = find(p)) return bad->caught_here(p) ? std::optional<ExpectedVerdict>(bad->verdict) : std::nullopt;
+    return control ? control(p) : std::nullopt;
+  };
+}
+
+KnownBad frees_capture_at_end() {
+  return {"frees_capture_at_end", [](const Params& p) { return p.has("build") && p.get("build") == "capture_by_layer"; },
+          fails_or_crashes()};
+}
+
+ExpectedVerdict caught_by(const std::string& check_tag) { return ExpectedVerdict{{Status::failed}, check_tag}; }
+
+ExpectedVerdict fails_or_crashes() { return ExpectedVerdict{{Status::failed, Status::error}, ""}; }
 
 }  // namespace hostcb::cases

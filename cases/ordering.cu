@@ -7,6 +7,7 @@
 // back to back, so a host node that ran early or late reads another launch's value.
 #include "cases/cases.hpp"
 #include "cases/layer_rules.hpp"
+#include "cases/host_chain.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
 #include "cases/stamp_kernels.cuh"
@@ -28,7 +29,7 @@ Graph build_ordering_graph(ScenarioRun& run, cudaStream_t stream, StampCells* ce
     api.add_kernel_node(graph.get(), {host}, reinterpret_cast<const void*>(&echo), echo_args);
     return graph;
   }
-  return capture_graph(api, stream, CaptureMode::global, [&] {
+  return capture_for_build(run, stream, parse_build(run.param("build")), [&] {
     stamp<<<1, 1, 0, stream>>>(cells);
     HOSTCB_CUDA(cudaGetLastError());
     run.forward().launch_host_func(api, stream, Probe::host_fn(), site);
@@ -50,11 +51,11 @@ void ordering_body(ScenarioRun& run) {
   probe.set_action(0, HOSTCB_HERE, [shared](std::int64_t launch) {
     const unsigned seen = shared->from_kernel;
     HOSTCB_EXPECT(seen == static_cast<unsigned>(launch),
-                  str("the host function of launch ", launch, " read launch ", seen, "'s value from the kernel before it"));
+                  str("[stamp] the host function of launch ", launch, " read launch ", seen, "'s value from the kernel before it"));
     shared->from_host = host_answer(launch);
   });
 
-  Stream stream = make_stream();
+  Stream stream = api.make_stream();
   Graph graph = build_ordering_graph(run, stream.get(), cells);
   GraphExec exec = api.instantiate(graph.get());
   for (std::int64_t launch = 1; launch <= launches; ++launch) {
@@ -64,10 +65,10 @@ void ordering_body(ScenarioRun& run) {
   }
   api.synchronize(stream.get());
   HOSTCB_EXPECT(shared->generation == static_cast<unsigned>(launches),
-                str("the kernels ran ", shared->generation, " times for ", launches, " launches"));
+                str("[kernel] the kernels ran ", shared->generation, " times for ", launches, " launches"));
   for (std::int64_t launch = 1; launch <= launches; ++launch) {
     const unsigned echoed = shared->echoes[launch - 1];
-    HOSTCB_EXPECT(echoed == host_answer(launch), str("the kernel after the host function read ", echoed, " on launch ",
+    HOSTCB_EXPECT(echoed == host_answer(launch), str("[stamp] the kernel after the host function read ", echoed, " on launch ",
                                                      launch, "; the host function had written ", host_answer(launch)));
   }
 }
@@ -88,6 +89,7 @@ Family ordering_family() {
   family.body = ordering_body;
   family.excluded = [](const Params& p) { return layer_lacks(p); };
   family.control = [](const Params& p) { return oneshot_control(p, p.get_count("replays") >= 2); };
+  add_known_bad(family, {frees_capture_at_end()});
   return family;
 }
 

@@ -1,6 +1,6 @@
 // stream_callback: cudaStreamAddCallback / cuStreamAddCallback through a forwarding
 // layer, n times on one stream. Each callback must run exactly once, in stream order,
-// with a success status. With gate=held the stream is held shut until every callback is
+// with the stream it was enqueued on, a success status and its own userData. With gate=held the stream is held shut until every callback is
 // enqueued and the caller's stack is overwritten (stream_gate.cuh).
 #include "cases/cases.hpp"
 #include "cases/layer_rules.hpp"
@@ -17,11 +17,11 @@ void stream_callback_body(ScenarioRun& run) {
 
   Probe& probe = run.make_probe(callbacks, 1);
   probe.expect_in_order();
-  Stream stream = make_stream();
+  Stream stream = api.make_stream();
   StreamGate gate;
   if (gate_held(run.params())) gate.hold(stream.get());
   for (std::size_t i = 0; i < callbacks; ++i)
-    run.forward().add_stream_callback(api, stream.get(), Probe::status_fn(), probe.user_data(i));
+    run.forward().add_stream_callback(api, stream.get(), Probe::status_fn(), probe.stream_callback_user_data(i, stream.get()));
   scrub_stack();
   gate.open();
   api.synchronize(stream.get());
@@ -32,7 +32,7 @@ void stream_callback_body(ScenarioRun& run) {
 Family stream_callback_family() {
   Family family;
   family.name = "stream_callback";
-  family.summary = "n stream callbacks on one stream, the stream held or not: each runs once, in order, with a success status";
+  family.summary = "n stream callbacks on one stream, the stream held or not: each runs once, in order, with its stream, success and its userData";
   family.axes = {
       api_axis(),
       forward_axis(),
@@ -41,6 +41,10 @@ Family stream_callback_family() {
   };
   family.body = stream_callback_body;
   family.excluded = [](const Params& p) { return layer_lacks(p, {LayerOp::add_stream_callback}); };
+  // Stream callbacks handed another stream than the one they were enqueued on, or another userData.
+  const auto always = [](const Params&) { return true; };
+  add_known_bad(family, {{"hands_other_stream", always, caught_by("[stream]")},
+                         {"hands_other_user_data", always, caught_by("[userdata]")}});
   return family;
 }
 

@@ -20,11 +20,13 @@ __global__ void spin_until_open(const volatile int* open) {
 
 }  // namespace
 
-StreamGate::StreamGate() : flag_(make_pinned(sizeof(int))) { *static_cast<volatile int*>(flag_.get()) = 0; }
-
 StreamGate::~StreamGate() { open(); }
 
 void StreamGate::hold(cudaStream_t stream) {
+  if (!flag_) {
+    flag_ = make_pinned(sizeof(int));
+    *static_cast<volatile int*>(flag_.get()) = 0;
+  }
   // cudaLaunchKernel returns this launch's own error; cudaGetLastError after <<<>>> would
   // also return an earlier one (a contract scenario's, on this thread).
   const volatile int* flag = static_cast<const volatile int*>(flag_.get());
@@ -33,6 +35,7 @@ void StreamGate::hold(cudaStream_t stream) {
 }
 
 void StreamGate::open() {
+  if (!flag_) return;
   std::atomic_thread_fence(std::memory_order_seq_cst);
   *static_cast<volatile int*>(flag_.get()) = 1;
 }

@@ -12,17 +12,17 @@ namespace hostcb::cases {
 
 class StreamGate {
  public:
-  StreamGate();
+  StreamGate() = default;
   ~StreamGate();  // opens the gate: a scenario that throws never leaves the kernel spinning
   StreamGate(const StreamGate&) = delete;
   StreamGate& operator=(const StreamGate&) = delete;
 
   // Enqueues the kernel that spins until open() (or, as a backstop, about 20 s).
   void hold(cudaStream_t stream);
-  void open();
+  void open();  // nothing to do for a gate never held
 
  private:
-  PinnedMemory flag_;
+  PinnedMemory flag_;  // made by hold(): an open gate needs no CUDA
 };
 
 // Overwrites a stretch of this thread's stack below the caller with a pattern: what the

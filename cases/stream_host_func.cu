@@ -22,7 +22,7 @@ void stream_host_func_body(ScenarioRun& run) {
 
   Probe& probe = run.make_probe(calls, 1);
   probe.expect_in_order();
-  Stream stream = make_stream();
+  Stream stream = api.make_stream();
   StreamGate gate;
   if (gate_held(run.params())) gate.hold(stream.get());
   for (std::size_t i = 0; i < calls; ++i) forward.launch_host_func(api, stream.get(), Probe::host_fn(), probe.user_data(i));

@@ -1,7 +1,9 @@
 // topology: host nodes in graphs of other shapes, each called once per launch.
 //
 //   branches          8 host functions on parallel branches. node: 8 root nodes; capture:
-//                     fork and join across 8 streams with events
+//                     fork and join across 8 streams with events, each branch a side stream
+//                     the capture reached (capture_by_layer: inside the layer's own capture,
+//                     each host function enqueued through the layer on its side stream)
 //   chain             1,000 host functions one after the other, called in order
 //   mixed             kernel -> host -> copy -> host -> kernel: the first host function
 //                     reads the kernel's value for its launch and writes its answer, the
@@ -34,12 +36,12 @@ Graph build_branches(ScenarioRun& run, cudaStream_t origin) {
   }
   std::vector<Stream> branches;
   std::vector<Event> joins;
-  Event fork = make_event();
+  Event fork = api.make_event();
   for (std::size_t i = 0; i < kBranches; ++i) {
-    branches.push_back(make_stream());
-    joins.push_back(make_event());
+    branches.push_back(api.make_stream());
+    joins.push_back(api.make_event());
   }
-  return capture_graph(api, origin, CaptureMode::global, [&] {
+  return capture_for_build(run, origin, parse_build(run.param("build")), [&] {
     api.record_event(fork.get(), origin);
     for (std::size_t i = 0; i < kBranches; ++i) {
       cudaStream_t branch = branches[i].get();
@@ -56,12 +58,12 @@ Graph build_branches(ScenarioRun& run, cudaStream_t origin) {
 void arm_mixed_checks(Probe& probe, volatile StampCells* shared) {
   probe.set_action(0, HOSTCB_HERE, [shared](std::int64_t launch) {
     HOSTCB_EXPECT(shared->from_kernel == static_cast<unsigned>(launch),
-                  str("the first host function of launch ", launch, " read launch ", shared->from_kernel, "'s value"));
+                  str("[stamp] the first host function of launch ", launch, " read launch ", shared->from_kernel, "'s value"));
     shared->from_host = host_answer(launch);
   });
   probe.set_action(1, HOSTCB_HERE, [shared](std::int64_t launch) {
     HOSTCB_EXPECT(shared->copied == host_answer(launch),
-                  str("the second host function of launch ", launch, " read ", shared->copied, " from the copy; expected ",
+                  str("[stamp] the second host function of launch ", launch, " read ", shared->copied, " from the copy; expected ",
                       host_answer(launch)));
   });
 }
@@ -82,7 +84,7 @@ Graph build_mixed(ScenarioRun& run, cudaStream_t stream, StampCells* cells) {
     api.add_kernel_node(graph.get(), {node}, reinterpret_cast<const void*>(&echo), echo_args);
     return graph;
   }
-  return capture_graph(api, stream, CaptureMode::global, [&] {
+  return capture_for_build(run, stream, parse_build(run.param("build")), [&] {
     stamp<<<1, 1, 0, stream>>>(cells);
     HOSTCB_CUDA(cudaGetLastError());
     forward.launch_host_func(api, stream, Probe::host_fn(), probe.user_data(0));
@@ -111,7 +113,7 @@ Graph build_capture_to_graph(ScenarioRun& run, cudaStream_t stream) {
   }
   Graph same = api.end_capture(stream);
   cudaGraph_t returned = same.release();  // the graph we already own
-  HOSTCB_EXPECT(returned == graph.get(), "ending a capture into a graph returned another graph");
+  HOSTCB_EXPECT(returned == graph.get(), "[graph] ending a capture into a graph returned another graph");
   return graph;
 }
 
@@ -120,7 +122,7 @@ void topology_body(ScenarioRun& run) {
   const std::string& shape = run.param("shape");
   const std::int64_t launches = run.count("replays");
   const auto n = static_cast<std::uint64_t>(launches);
-  Stream stream = make_stream();
+  Stream stream = api.make_stream();
   PinnedMemory memory;
   Graph graph;
   std::size_t sites = 0;
@@ -146,15 +148,15 @@ void topology_body(ScenarioRun& run) {
     run.make_probe(sites, n).expect_in_order();
     graph = build_capture_to_graph(run, stream.get());
   }
-  GraphShape made = graph_shape(graph.get());
-  HOSTCB_EXPECT(made.host_nodes == sites, str("the graph holds ", made.host_nodes, " host nodes; expected ", sites));
+  GraphShape made = api.graph_shape(graph.get());
+  HOSTCB_EXPECT(made.host_nodes == sites, str("[graph] the graph holds ", made.host_nodes, " host nodes; expected ", sites));
   GraphExec exec = api.instantiate(graph.get());
   launch_and_check(run, exec.get(), stream.get(), launches, sites);
   if (shape == "mixed") {
     auto* cells = static_cast<volatile StampCells*>(memory.get());
     for (std::int64_t launch = 1; launch <= launches; ++launch)
       HOSTCB_EXPECT(cells->echoes[launch - 1] == host_answer(launch),
-                    str("the last kernel of launch ", launch, " read ", cells->echoes[launch - 1], "; expected ",
+                    str("[stamp] the last kernel of launch ", launch, " read ", cells->echoes[launch - 1], "; expected ",
                         host_answer(launch)));
   }
 }
@@ -176,6 +178,8 @@ Family topology_family() {
   family.excluded = [](const Params& p) -> std::optional<std::string> {
     if (p.get("shape") == "capture_to_graph" && p.get("build") == "node")
       return "capture_to_graph is a capture (into a graph that already holds a node)";
+    if (p.get("shape") == "capture_to_graph" && p.get("build") == "capture_by_layer")
+      return "capture_to_graph is CUDA's capture into a graph that already holds a node; a layer's capture makes a graph of its own";
     // capture_to_graph adds its first host node itself, then captures after it.
     return layer_lacks(p, p.get("shape") == "capture_to_graph" ? std::vector<LayerOp>{LayerOp::add_host_node}
                                                                 : std::vector<LayerOp>{});
@@ -186,6 +190,15 @@ Family topology_family() {
     if (p.get("shape") == "capture_to_graph") needs.min_runtime = needs.min_driver = 12030;
     return needs;
   };
+  // A layer that, during its own capture, takes a side stream the capture reached through
+  // an event for a plain stream, and frees its record after the first call.
+  add_known_bad(family, {frees_capture_at_end(),
+                         {"forgets_side_streams",
+                          [](const Params& p) {
+                            return p.get("shape") == "branches" && p.get("build") == "capture_by_layer" &&
+                                   p.get_count("replays") >= 2;
+                          },
+                          fails_or_crashes()}});
   return family;
 }
 

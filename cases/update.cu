@@ -11,6 +11,11 @@
 //                     before (it keeps calling site 0); an exec made after calls site 1
 //   upload            cudaGraphUpload before the first launch calls nothing; then N
 //                     launches call site 0 N times
+//   exec_set_params_leaves_others, exec_update_leaves_others
+//                     the same two exec-level updates, then everything else that holds the
+//                     node, launched again N times each: a second exec made before the
+//                     update, the graph's node itself (its parameters unchanged), and an exec
+//                     instantiated from the graph afterwards all still call site 0 only
 #include "cases/cases.hpp"
 #include "cases/layer_rules.hpp"
 #include "model/errors.hpp"
@@ -21,6 +26,66 @@ namespace hostcb::cases {
 
 namespace {
 
+bool leaves_others(const std::string& what) { return what == "exec_set_params_leaves_others" || what == "exec_update_leaves_others"; }
+bool by_exec_update(const std::string& what) { return what == "exec_update" || what == "exec_update_leaves_others"; }
+
+// Launches `exec` (`which` names it) `launches` times, synchronizing after each: every
+// launch must call host function `site` once and the other one never.
+void launch_calling(ScenarioRun& run, cudaGraphExec_t exec, cudaStream_t stream, std::int64_t launches, std::size_t site,
+                    const char* which) {
+  const GraphApi& api = run.api();
+  Probe& probe = *run.probe();
+  const std::size_t other = 1 - site;
+  api.synchronize(stream);
+  const std::uint64_t site_before = probe.site_calls(site), other_before = probe.site_calls(other);
+  for (std::int64_t launch = 1; launch <= launches; ++launch) {
+    run.set_launch(launch, launches);
+    api.launch(exec, stream);
+    api.synchronize(stream);
+    const std::uint64_t site_calls = probe.site_calls(site) - site_before, other_calls = probe.site_calls(other) - other_before;
+    HOSTCB_EXPECT(site_calls == static_cast<std::uint64_t>(launch) && other_calls == 0,
+                  str("[update] after launch ", launch, " of ", launches, " of ", which, ", host function #", site,
+                      site == 0 ? " (the old one)" : " (the new one)", " had been called ", site_calls, " times and #",
+                      other, " ", other_calls, " times; expected #", site, " only, once a launch"));
+  }
+}
+
+// Changes `exec`'s instance of `node` to call site 1, the way the case says: through the
+// layer's exec_set_host_node, or by cudaGraphExecUpdate from a graph built the same way
+// (returned: the exec now calls what it holds).
+Graph update_exec(ScenarioRun& run, cudaStream_t stream, cudaGraphExec_t exec, cudaGraphNode_t node) {
+  const GraphApi& api = run.api();
+  if (!by_exec_update(run.param("case"))) {
+    run.forward().exec_set_host_node(api, exec, node, Probe::host_fn(), run.probe()->user_data(1));
+    return Graph();
+  }
+  Graph replacement = build_host_chain(run, stream, run.param("build"), 1, 1);
+  ApiResult updated = api.try_exec_update(exec, replacement.get());
+  HOSTCB_EXPECT(updated.code == 0, str("[update] updating the exec from a graph of the same shape returned ", updated.name,
+                                       " (", updated.code, "); expected success"));
+  return replacement;
+}
+
+// An exec-level update reaches that exec only: an exec made before, the graph's node and
+// an exec made from the graph afterwards each keep calling the old function (site 0).
+void check_leaves_others(ScenarioRun& run, cudaStream_t stream, cudaGraph_t graph, cudaGraphNode_t node) {
+  const GraphApi& api = run.api();
+  const std::int64_t launches = run.count("replays");
+  GraphExec updated = api.instantiate(graph);
+  GraphExec before = api.instantiate(graph);
+  const HostNodeParams held = api.host_node_params(node);
+  launch_calling(run, updated.get(), stream, launches, 0, "the exec to be updated");
+  Graph replacement = update_exec(run, stream, updated.get(), node);
+  launch_calling(run, updated.get(), stream, launches, 1, "the updated exec");
+  launch_calling(run, before.get(), stream, launches, 0, "an exec made before the update");
+  const HostNodeParams now = api.host_node_params(node);
+  HOSTCB_EXPECT(now.fn == held.fn && now.user_data == held.user_data,
+                str("[update] updating an exec changed the graph's host node: it held (", reinterpret_cast<void*>(held.fn),
+                    ", ", held.user_data, ") and now holds (", reinterpret_cast<void*>(now.fn), ", ", now.user_data, ")"));
+  GraphExec after = api.instantiate(graph);
+  launch_calling(run, after.get(), stream, launches, 0, "an exec made from the graph after the update");
+}
+
 void update_body(ScenarioRun& run) {
   const GraphApi& api = run.api();
   const std::string& what = run.param("case");
@@ -28,64 +93,81 @@ void update_body(ScenarioRun& run) {
   const std::int64_t launches = run.count("replays");
   const auto n = static_cast<std::uint64_t>(launches);
   Probe& probe = run.make_probe(2, n);
-  Stream stream = make_stream();
+  Stream stream = api.make_stream();
   Graph graph = build_host_chain(run, stream.get(), build, 0, 1);
-  std::vector<cudaGraphNode_t> nodes = host_nodes(graph.get());
+  std::vector<cudaGraphNode_t> nodes = api.host_nodes(graph.get());
   if (nodes.size() != 1) throw std::runtime_error(str("the graph holds ", nodes.size(), " host nodes; expected 1"));
-  GraphExec exec = api.instantiate(graph.get());
 
-  if (what == "exec_set_params") {
+  if (leaves_others(what)) {
+    probe.expect_calls(0, 3 * n);  // the exec before its update, the exec made before, the exec made after
+    return check_leaves_others(run, stream.get(), graph.get(), nodes[0]);
+  }
+  GraphExec exec = api.instantiate(graph.get());
+  if (what == "exec_set_params" || what == "exec_update") {
     launch_and_check(run, exec.get(), stream.get(), launches, 1);
-    run.forward().exec_set_host_node(api, exec.get(), nodes[0], Probe::host_fn(), probe.user_data(1));
-    launch_and_check(run, exec.get(), stream.get(), launches, 1);
-  } else if (what == "exec_update") {
-    launch_and_check(run, exec.get(), stream.get(), launches, 1);
-    Graph replacement = build_host_chain(run, stream.get(), build, 1, 1);
-    ApiResult updated = api.try_exec_update(exec.get(), replacement.get());
-    HOSTCB_EXPECT(updated.code == 0, str("updating the exec from a graph of the same shape returned ", updated.name,
-                                         " (", updated.code, "); expected success"));
+    Graph replacement = update_exec(run, stream.get(), exec.get(), nodes[0]);
     launch_and_check(run, exec.get(), stream.get(), launches, 1);
   } else if (what == "graph_set_params") {
     run.forward().graph_set_host_node(api, graph.get(), nodes[0], Probe::host_fn(), probe.user_data(1));
     launch_and_check(run, exec.get(), stream.get(), launches, 1);
-    HOSTCB_EXPECT(probe.site_calls(1) == 0, "changing the graph's host node changed an exec made before");
+    HOSTCB_EXPECT(probe.site_calls(1) == 0, "[update] changing the graph's host node changed an exec made before");
     GraphExec later = api.instantiate(graph.get());
     launch_and_check(run, later.get(), stream.get(), launches, 1);
   } else {  // upload
     probe.expect_calls(1, 0);
     api.upload(exec.get(), stream.get());
     api.synchronize(stream.get());
-    HOSTCB_EXPECT(probe.total_calls() == 0, str("uploading the exec called host functions ", probe.total_calls(), " times"));
+    HOSTCB_EXPECT(probe.total_calls() == 0,
+                  str("[count] uploading the exec called host functions ", probe.total_calls(), " times"));
     launch_and_check(run, exec.get(), stream.get(), launches, 1);
   }
 }
+
+// Where a record the layer made is called again after its first call: with 2 or more
+// launches; and in the leaves_others cases always (an exec made before shares the graph's).
+bool record_called_again(const Params& p) { return p.get_count("replays") >= 2 || leaves_others(p.get("case")); }
 
 }  // namespace
 
 Family update_family() {
   Family family;
   family.name = "update";
-  family.summary = "exec host-node params, exec update, graph host-node params, upload: each reaches what it should";
+  family.summary = "exec host-node params, exec update, graph host-node params, upload: each reaches what it should, and nothing else";
   family.axes = {
       api_axis(),
       forward_axis(),
-      Axis::choice("case", {"exec_set_params", "exec_update", "graph_set_params", "upload"}),
+      Axis::choice("case", {"exec_set_params", "exec_update", "graph_set_params", "upload",
+                            "exec_set_params_leaves_others", "exec_update_leaves_others"}),
       Axis::choice("build", {"capture", "capture_by_layer", "node"}),
       Axis::count("replays", {1, 2, 5}),
   };
   family.body = update_body;
   family.excluded = [](const Params& p) {
     const std::string& what = p.get("case");
-    if (what == "exec_set_params") return layer_lacks(p, {LayerOp::exec_set_host_node});
+    if (what == "exec_set_params" || what == "exec_set_params_leaves_others")
+      return layer_lacks(p, {LayerOp::exec_set_host_node});
     if (what == "graph_set_params") return layer_lacks(p, {LayerOp::graph_set_host_node});
     return layer_lacks(p);
   };
-  family.control = [](const Params& p) { return oneshot_control(p, p.get_count("replays") >= 2); };
+  family.control = [](const Params& p) { return oneshot_control(p, record_called_again(p)); };
   family.requirements = [](const Params& p) {
     Requirements needs;
-    if (p.get("case") == "exec_update") needs.min_runtime = needs.min_driver = 12000;  // the ResultInfo form
+    if (by_exec_update(p.get("case"))) needs.min_runtime = needs.min_driver = 12000;  // the ResultInfo form
     return needs;
   };
+  // Exec-level updates that touch what they must not: the record the graph and the other
+  // execs share, rewritten (all switch) or freed (they call freed memory); the graph's own
+  // node set too; and a layer whose one record per stream a second capture rewrites.
+  const auto set_leaves_others = [](const Params& p) { return p.get("case") == "exec_set_params_leaves_others"; };
+  add_known_bad(family, {
+      {"rewrites_shared_record", set_leaves_others, caught_by("[update]")},
+      {"frees_shared_record", set_leaves_others, fails_or_crashes()},
+      {"updates_graph_too", set_leaves_others, caught_by("[update]")},
+      {"record_per_stream",
+       [](const Params& p) { return p.get("case") == "exec_update_leaves_others" && p.get("build") != "node"; },
+       caught_by("[update]")},
+      frees_capture_at_end(),
+  });
   return family;
 }
 

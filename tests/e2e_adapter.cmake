@@ -2,9 +2,9 @@
 # (PATH[@OPTIONS], or a ready name) in a real worker, one scenario per operation the
 # adapter has, and checks the JSON: every
 # scenario's status (EXPECT_STATUS, default passed), the first one's reason
-# (EXPECT_REASON regex), how many ran (EXPECT_RAN, when given: the operations the
-# adapter has), and the adapter recorded in the environment (EXPECT_DESCRIBE regex;
-# EXPECT_VERSION "package=version" in its versions).
+# (EXPECT_REASON regex), one of their failure messages (EXPECT_FAILURE regex), how many
+# ran (EXPECT_RAN, when given: the operations the adapter has), and the adapter recorded
+# in the environment (EXPECT_DESCRIBE regex; EXPECT_VERSION "package=version" in its versions).
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 if(NOT EXPECT_STATUS)
@@ -23,6 +23,7 @@ file(READ "${WORK_DIR}/r.json" doc)
 string(JSON count LENGTH "${doc}" results)
 set(ran 0)
 set(first_reason "")
+set(all_failures "")
 math(EXPR last "${count} - 1")
 foreach(i RANGE ${last})
   string(JSON status GET "${doc}" results ${i} status)
@@ -34,6 +35,14 @@ foreach(i RANGE ${last})
   math(EXPR ran "${ran} + 1")
   if(NOT first_reason)
     set(first_reason "${reason}")
+  endif()
+  string(JSON failures ERROR_VARIABLE no_failures LENGTH "${doc}" results ${i} failures)
+  if(NOT no_failures AND failures GREATER 0)
+    math(EXPR last_failure "${failures} - 1")
+    foreach(j RANGE ${last_failure})
+      string(JSON message GET "${doc}" results ${i} failures ${j} message)
+      string(APPEND all_failures "${message}\n")
+    endforeach()
   endif()
   if(NOT status STREQUAL EXPECT_STATUS)
     message(FATAL_ERROR "${id}: ${status} (expected ${EXPECT_STATUS}): ${reason}\n${out}\n${err}")
@@ -49,6 +58,9 @@ if(EXPECT_RAN AND NOT ran EQUAL EXPECT_RAN)
 endif()
 if(EXPECT_REASON AND NOT first_reason MATCHES "${EXPECT_REASON}")
   message(FATAL_ERROR "reason does not match '${EXPECT_REASON}': ${first_reason}")
+endif()
+if(EXPECT_FAILURE AND NOT all_failures MATCHES "${EXPECT_FAILURE}")
+  message(FATAL_ERROR "no failure matches '${EXPECT_FAILURE}':\n${all_failures}\n${out}")
 endif()
 if(EXPECT_DESCRIBE AND NOT describe MATCHES "${EXPECT_DESCRIBE}")
   message(FATAL_ERROR "describe does not match '${EXPECT_DESCRIBE}': ${describe}")

@@ -31,5 +31,16 @@ if bad:
 nodes = [s for s in scenarios if s["params"].get("build") == "node"]
 if nodes and not all(s["excluded"] for s in nodes):
     sys.exit("FAIL: a build=node scenario is not excluded for a plugin without add_host_node")
+# The plugin has no capture of its own: every build=capture_by_layer scenario that runs
+# through direct is excluded through it, naming the operation (in each family with the build).
+by_layer = [s for s in scenarios if s["params"].get("build") == "capture_by_layer" and
+            not direct.get(s["id"].replace(f"forward={name}", "forward=direct"), {}).get("excluded")]
+if not by_layer:
+    sys.exit("FAIL: no build=capture_by_layer scenario is listed through the plugin")
+unnamed = [s for s in by_layer if "has no begin_capture/end_capture" not in (s["excluded"] or "")]
+if unnamed:
+    sys.exit(f"FAIL: {unnamed[0]['id']} is not excluded for a plugin without begin_capture/end_capture: {unnamed[0]['excluded']!r}")
+print(f"{len(by_layer)} build=capture_by_layer scenarios in {len({s['family'] for s in by_layer})} families, each excluded: "
+      "no begin_capture/end_capture")
 print(f"{len(excluded)} excluded, each naming the operation it lacks")
 PY

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A layer that launches host functions only in its own capture (LAUNCH_SCOPE / the ABI's
-# launch_scope): through it, replay and update run with build=capture_by_layer only, and
-# every other launch is excluded, naming the scope.
+# launch_scope): through it, the families that capture run with build=capture_by_layer (and
+# device_fault with then=host_func_in_layer_graph) only, and every other launch is excluded,
+# naming the scope.
 # Usage: e2e_launch_scope.sh HOSTCB ADAPTER_SPEC NAME
 set -u
 hostcb=$1 spec=$2 name=$3
@@ -12,8 +13,9 @@ name = sys.argv[1]
 doc = json.loads('''$json''')
 s = doc["scenarios"]
 runnable = [x["id"] for x in s if not x["excluded"]]
-by_layer = [i for i in runnable if "build=capture_by_layer" in i]
-other = [i for i in runnable if "build=capture_by_layer" not in i and not i.startswith(("contracts/", "capture_contract/"))]
+in_own_capture = lambda i: "build=capture_by_layer" in i or "then=host_func_in_layer_graph" in i
+by_layer = [i for i in runnable if in_own_capture(i)]
+other = [i for i in runnable if not in_own_capture(i) and not i.startswith(("contracts/", "capture_contract/"))]
 scoped = [x for x in s if "only in a capture it began" in x["excluded"]]
 print(f"{name}: {len(runnable)} runnable ({len(by_layer)} capture_by_layer), {len(scoped)} excluded by scope")
 if not by_layer: sys.exit("FAIL: no capture_by_layer scenario runs through the layer")

@@ -12,6 +12,7 @@
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
 #include "exec/worker_process.hpp"
+#include "sim_cases.hpp"
 
 namespace hostcb::stub {
 
@@ -56,8 +57,9 @@ void behave(ScenarioRun& run, const std::string& how) {
 void register_stub_cases(Registry& registry) {
   // Host functions through a loaded adapter, three times, by each operation a layer may
   // own: needs no CUDA as long as the adapter needs none (the fakes call the function at
-  // once, and hand back stand-in handles the body never gives to CUDA). Built-in layers
-  // call CUDA, so they are excluded here, as is an operation the adapter lacks.
+  // once, and hand back stand-in handles the body never gives to CUDA). The stream is a
+  // stand-in too, but a stream callback must still hand it back. Built-in layers call
+  // CUDA, so they are excluded here, as is an operation the adapter lacks.
   Family forward;
   forward.name = "stub_forward";
   forward.needs_gpu = false;
@@ -81,17 +83,19 @@ void register_stub_cases(Registry& registry) {
     Forwarder& layer = run.forward();
     const std::string& op = run.param("op");
     Probe& probe = run.make_probe(1, 3);
-    void* site = probe.user_data(0);
-    if (op == "capture") layer.begin_capture(api, nullptr, CaptureMode::relaxed);
+    static int stand_in;
+    auto* stream = reinterpret_cast<cudaStream_t>(&stand_in);
+    void* site = op == "add_stream_callback" ? probe.stream_callback_user_data(0, stream) : probe.user_data(0);
+    if (op == "capture") layer.begin_capture(api, stream, CaptureMode::relaxed);
     for (std::int64_t launch = 1; launch <= 3; ++launch) {
       run.set_launch(launch, 3);
       if (op == "add_host_node") layer.add_host_node(api, nullptr, {}, Probe::host_fn(), site);
-      else if (op == "add_stream_callback") layer.add_stream_callback(api, nullptr, Probe::status_fn(), site);
+      else if (op == "add_stream_callback") layer.add_stream_callback(api, stream, Probe::status_fn(), site);
       else if (op == "graph_set_host_node") layer.graph_set_host_node(api, nullptr, nullptr, Probe::host_fn(), site);
       else if (op == "exec_set_host_node") layer.exec_set_host_node(api, nullptr, nullptr, Probe::host_fn(), site);
-      else layer.launch_host_func(api, nullptr, Probe::host_fn(), site);
+      else layer.launch_host_func(api, stream, Probe::host_fn(), site);
     }
-    if (op == "capture") layer.end_capture(api, nullptr).release();  // a stand-in, not a CUDA graph
+    if (op == "capture") layer.end_capture(api, stream).release();  // a stand-in, not a CUDA graph
   };
   registry.add(forward);
 
@@ -164,6 +168,8 @@ void register_stub_cases(Registry& registry) {
     return needs;
   };
   registry.add(control);
+
+  register_sim_cases(registry);
 }
 
 }  // namespace hostcb::stub

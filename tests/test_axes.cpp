@@ -147,20 +147,24 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   CHECK(ids.size() == plan.size());
   // Three built-in layers on every family that enqueues host work, less the oneshot
   // combinations where a record is called twice (controls, never in the default plan).
+  // The known-bad layers add controls only: through them every other combination is no
+  // scenario. Every family that captures builds by capture, node and capture_by_layer.
   CHECK(per_family["replay"] == 2 * 3 * 5 * 4 * 2 - 2 * 5 * 3 * 2);
-  CHECK(per_family["ordering"] == 2 * 3 * 2 * 4 * 2 - 2 * 2 * 3 * 2);
-  CHECK(per_family["lifetime"] == 2 * 3 * 5 * 2 * 3 - 2 * 2 * (2 * 3 + 3 * 2));  // two_execs, user_object: every replays
-  CHECK(per_family["update"] == 2 * 3 * 4 * 3 * 3 - 2 * 4 * 3 * 2);
-  CHECK(per_family["topology"] == 2 * 3 * 4 * 2 * 3 - (2 * 4 * 2 * 2 - 2 * 2));  // capture_to_graph/node: excluded
-  CHECK(per_family["concurrency"] == 2 * 3 * 2 * 2 * 4 - 2 * 2 * 2 * 3);
-  CHECK(per_family["multi_gpu"] == 2 * 3 * 2 * 3 - 2 * 2 * 2);
+  CHECK(per_family["ordering"] == 2 * 3 * 3 * 4 * 2 - 2 * 3 * 3 * 2);
+  CHECK(per_family["lifetime"] == 2 * 3 * 5 * 3 * 3 - 2 * 3 * (2 * 3 + 3 * 2));  // two_execs, user_object: every replays
+  // 6 cases; in the two leaves_others an exec made before calls the graph's record again: every replays
+  CHECK(per_family["update"] == 2 * 3 * 6 * 3 * 3 - 2 * 3 * (4 * 2 + 2 * 3));
+  // capture_to_graph/node and capture_to_graph/capture_by_layer: excluded
+  CHECK(per_family["topology"] == 2 * 3 * 4 * 3 * 3 - (2 * 4 * 3 * 2 - 2 * 2 * 2));
+  CHECK(per_family["concurrency"] == 2 * 3 * 3 * 2 * 4 - 2 * 3 * 2 * 3);
+  CHECK(per_family["multi_gpu"] == 2 * 3 * 3 * 3 - 2 * 3 * 2);
   // calls_cuda through direct and graph_owned, and the wrapper defects through the other
   // two layers: excluded (so listed), never controls.
   CHECK(per_family["callback_fault"] == 2 * 2 + 2 * 3 * 2);
   CHECK(per_family["stream_callback"] == 2 * 3 * 2 * 3);  // oneshot is right for stream work
   CHECK(per_family["stream_host_func"] == 2 * 3 * 2 * 3);
   CHECK(per_family["capture_contract"] == 2 * 3);
-  CHECK(per_family["device_fault"] == 2 * 3 * 2 * 2);
+  CHECK(per_family["device_fault"] == 2 * 3 * 2 * 5);
   // fuzz: 8 seeds of each op set through direct and graph_owned; through the known-bad
   // layers the seeds whose program never reaches the bug (the model says) are listed as
   // excluded: ops=graph oneshot none, frees_on_update 6, exec_set_in_graph 7, and all 8 for
@@ -169,16 +173,40 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   CHECK(ids.count("replay/api=driver/forward=direct/build=capture_global/replays=5/sync=each") == 1);
   CHECK(ids.count("replay/api=driver/forward=oneshot/build=capture_global/replays=1/sync=each") == 1);
   CHECK(ids.count("replay/api=driver/forward=oneshot/build=capture_global/replays=2/sync=each") == 0);
+  // Ids that existed before capture_by_layer and the new cases came keep their meaning.
+  CHECK(ids.count("ordering/api=runtime/forward=direct/build=capture/replays=5/sync=end") == 1);
+  CHECK(ids.count("update/api=driver/forward=graph_owned/case=exec_set_params/build=node/replays=5") == 1);
+  CHECK(ids.count("device_fault/api=driver/forward=direct/fault=trap/then=stream_callback") == 1);
+  for (const auto& id : ids) CHECK(id.find("forward=frees_capture_at_end") == std::string::npos);  // controls only
 
   Selection only;
   only.only_controls = true;
   auto controls = registry.plan(only);
-  // The oneshot layer's controls above (less topology's excluded capture_to_graph/node),
+  // The oneshot layer's controls above (less topology's excluded capture_to_graph ones),
   // and callback_fault's: through oneshot the 5 faults that are no wrapper of their own,
   // through direct all 7 but calls_cuda, through graph_owned the 4 of those 7 left.
   // fuzz ops=graph: every oneshot seed, and seeds 4 and 7 (frees_on_update) and 4
   // (exec_set_in_graph); ops=all: 7 oneshot seeds, 1, 1, 5 (frees_at_end_capture), 3 (racing_registry).
-  CHECK(controls.size() == 60 + 24 + 48 + 48 + 28 + 24 + 8 + 2 * (5 + 7 + 4) + (8 + 2 + 1) + (7 + 1 + 1 + 5 + 3));
+  const std::size_t oneshot = 60 + 36 + 72 + 84 + 40 + 36 + 12 + 2 * (5 + 7 + 4) + 8 + 2 + 1;
+  const std::size_t fuzz_all = 7 + 1 + 1 + 5 + 3;
+  // The known-bad layers, each where its check is (cases/layer_rules.hpp, add_known_bad):
+  // frees_capture_at_end wherever build=capture_by_layer (replay, ordering, lifetime,
+  // update, topology less capture_to_graph, concurrency, multi_gpu); forgets_side_streams in
+  // topology's branches with 2 and 5 launches; the four update layers in the leaves_others
+  // cases; the stream callback layers in stream_callback and in device_fault's three
+  // stream-callback cases.
+  std::map<std::string, std::size_t> by_layer;
+  for (const auto& s : controls) ++by_layer[s.params.has("forward") ? s.params.get("forward") : ""];
+  CHECK(by_layer["frees_capture_at_end"] == 16 + 16 + 30 + 36 + 18 + 16 + 6);
+  CHECK(by_layer["forgets_side_streams"] == 2 * 2);
+  CHECK(by_layer["rewrites_shared_record"] == 2 * 3 * 3);
+  CHECK(by_layer["frees_shared_record"] == 2 * 3 * 3);
+  CHECK(by_layer["updates_graph_too"] == 2 * 3 * 3);
+  CHECK(by_layer["record_per_stream"] == 2 * 2 * 3);  // by capture and by the layer's capture
+  CHECK(by_layer["hands_other_stream"] == 2 * 2 * 3 + 2 * 2 * 3);
+  CHECK(by_layer["drops_status"] == 2 * 2 * 3);
+  CHECK(by_layer["hands_other_user_data"] == 2 * 2 * 3 + 2 * 2 * 3);
+  CHECK(controls.size() == oneshot + fuzz_all + 138 + 4 + 18 * 3 + 12 + 24 + 12 + 24);
   for (const auto& s : controls) CHECK(s.control.has_value());
 }
 
@@ -190,6 +218,14 @@ TEST_CASE("resolve turns any valid id back into its scenario", "[registry]") {
   CHECK(s.params.get_count("replays") == 7);  // not a default value: overrides travel in the id
   CHECK(s.control.has_value());
   CHECK(registry.resolve("device_fault/api=driver/forward=direct/fault=trap/then=host_func").family->fresh_process);
+  // A known-bad layer is a scenario only where a check is meant to catch it.
+  CHECK(registry.resolve("replay/api=runtime/forward=frees_capture_at_end/build=capture_by_layer/replays=1/sync=end").control);
+  try {
+    registry.resolve("replay/api=runtime/forward=frees_capture_at_end/build=node/replays=1/sync=end");
+    FAIL("a known-bad layer's combination with no check for it resolved");
+  } catch (const UsageError& e) {
+    CHECK(contains(e.what(), "is no scenario: frees_capture_at_end is a known-bad layer, run only where a check is meant to catch it"));
+  }
   for (const char* bad : {"nosuch/x=1", "replay/api=runtime", "replay/forward=direct/api=runtime/build=node/replays=1/sync=end",
                           "replay/api=cuda/forward=direct/build=node/replays=1/sync=end",
                           "replay/api=runtime/forward=direct/build=node/replays=0/sync=end"})

@@ -102,15 +102,101 @@ TEST_CASE("a site's action runs guarded, with its launch number", "[probe]") {
   CHECK(drained.kept[0].file == "tests/test_probe.cpp");  // where the action was set, not the boundary
 }
 
+namespace {
+int stream_a, stream_b;  // stand-ins for two streams
+void* const kStreamA = &stream_a;
+void* const kStreamB = &stream_b;
+
+std::vector<std::string> messages(FakeDriver& driver) {
+  std::vector<std::string> out;
+  for (const auto& failure : driver.scenario.channel.drain().kept) out.push_back(failure.message);
+  return out;
+}
+}  // namespace
+
 TEST_CASE("a stream callback with an error status is a failure", "[probe]") {
   FakeDriver driver;
   Probe probe(1, 1);
   driver.arm(probe);
-  Probe::entry_with_status(probe.user_data(0), 700);
+  Probe::status_fn()(kStreamA, 700, probe.stream_callback_user_data(0, kStreamA));
   CHECK(probe.verify().empty());
-  auto drained = driver.scenario.channel.drain();
-  REQUIRE(drained.kept.size() == 1);
-  CHECK(contains(drained.kept[0].message, "received status 700; expected 0 (success)"));
+  auto said = messages(driver);
+  REQUIRE(said.size() == 1);
+  CHECK(contains(said[0], "[status] stream callback for host function #0 received status 700; expected 0 (success)"));
+  CHECK(probe.callback_statuses() == std::vector<int>{700});
+}
+
+TEST_CASE("a stream callback that loses the sticky error it is due is a failure", "[probe]") {
+  FakeDriver driver;
+  Probe probe(2, 1);
+  probe.expect_callback_status(719);  // an earlier fault: the callback must be told
+  driver.arm(probe);
+  Probe::status_fn()(kStreamA, 719, probe.stream_callback_user_data(0, kStreamA));
+  CHECK(messages(driver).empty());
+  Probe::status_fn()(kStreamA, 0, probe.stream_callback_user_data(1, kStreamA));  // the layer said success
+  auto said = messages(driver);
+  REQUIRE(said.size() == 1);
+  CHECK(contains(said[0], "[status] stream callback for host function #1 received status 0; expected 719"));
+  CHECK(probe.callback_statuses() == std::vector<int>{719, 0});
+}
+
+TEST_CASE("a stream callback must hand back the stream it was enqueued on", "[probe]") {
+  FakeDriver driver;
+  Probe probe(3, 1);
+  driver.arm(probe);
+  Probe::status_fn()(kStreamA, 0, probe.stream_callback_user_data(0, kStreamA));
+  CHECK(messages(driver).empty());
+  CHECK(probe.wrong_streams() == 0);
+  Probe::status_fn()(kStreamA, 0, probe.stream_callback_user_data(1, kStreamB));  // enqueued on B, told A
+  auto said = messages(driver);
+  REQUIRE(said.size() == 1);
+  CHECK(contains(said[0], "[stream] stream callback for host function #1 received stream "));
+  CHECK(contains(said[0], "; it was enqueued on stream "));
+  Probe::status_fn()(nullptr, 0, probe.stream_callback_user_data(2, kStreamB));  // told NULL
+  said = messages(driver);
+  REQUIRE(said.size() == 1);
+  CHECK(contains(said[0], "received stream NULL"));
+  CHECK(probe.wrong_streams() == 2);
+  CHECK(probe.stream_callback_calls() == 3);
+  CHECK(probe.verify().empty());  // the counts are right: only the stream was wrong
+}
+
+TEST_CASE("a stream callback for a site enqueued as no stream callback is a failure", "[probe]") {
+  FakeDriver driver;
+  Probe probe(1, 1);
+  driver.arm(probe);
+  Probe::status_fn()(kStreamA, 0, probe.user_data(0));  // the body declared no stream for it
+  auto said = messages(driver);
+  REQUIRE(said.size() == 1);
+  CHECK(contains(said[0], "[stream] a stream callback for host function #0 received stream "));
+}
+
+TEST_CASE("a stream callback with a userData that is none of the scenario's is a stray call", "[probe]") {
+  FakeDriver driver;
+  Probe probe(1, 1);
+  driver.arm(probe);
+  void* site = probe.stream_callback_user_data(0, kStreamA);
+  Probe::status_fn()(kStreamA, 0, static_cast<char*>(site) + 1);
+  CHECK(probe.stray_calls() == 1);
+  CHECK(probe.site_calls(0) == 0);
+  CHECK(any_contains(probe.verify(), "[userdata] 1 call(s) carried a userData that is no host function"));
+  CHECK(messages(driver).empty());  // never read as a site: no stream or status is judged
+}
+
+TEST_CASE("every problem the probe finds carries its check's tag", "[probe]") {
+  FakeDriver driver;
+  Probe probe(2, 1);
+  probe.expect_in_order();
+  driver.arm(probe);
+  driver.call(probe.user_data(1));
+  driver.call(probe.user_data(1));
+  driver.call(reinterpret_cast<void*>(0x10));
+  for (const auto& problem : probe.verify()) {
+    INFO(problem);
+    CHECK((problem.rfind("[count] ", 0) == 0 || problem.rfind("[userdata] ", 0) == 0 ||
+           problem.rfind("[order] ", 0) == 0));
+  }
+  CHECK(any_contains(probe.verify(), "[order] call #1 was host function #1"));
 }
 
 TEST_CASE("a call with no armed probe is an orphan event", "[probe]") {

@@ -15,32 +15,13 @@
 #include "runner/runner.hpp"
 #include "reports/junit_writer.hpp"
 #include "app/selftest.hpp"
-#include "stub_cases.hpp"
+#include "stub_fixture.hpp"
 
 using namespace hostcb;
 
 namespace {
 
-struct Fixture {
-  Registry registry;
-  Environment env;
-  ExecutionOptions options;
-  Fixture() {
-    stub::register_stub_cases(registry);
-    env.gpu_unusable_reason = "no GPU in this test";
-    options.worker_command = {HOSTCB_STUB_EXE, "worker"};
-    options.timeout_s = 10;
-    options.run_in_process = [this](const Scenario& s) { return Runner(env).run(s); };
-  }
-  std::vector<Scenario> plan(const std::vector<std::string>& ids) {
-    std::vector<Scenario> out;
-    for (const auto& id : ids) out.push_back(registry.resolve(id));
-    return out;
-  }
-  std::vector<Result> run(const std::vector<Scenario>& plan, const ResultCallback& on_result = nullptr) {
-    return execute_plan(plan, env, options, on_result);
-  }
-};
+using Fixture = StubFixture;
 
 std::string id(const std::string& behave, int copy = 1) {
   return "stub/behave=" + behave + "/copy=" + std::to_string(copy);
@@ -301,16 +282,40 @@ TEST_CASE("a control is caught only with the right status and the words it must 
   CHECK(verdict_matches(r, ExpectedVerdict{{Status::failed}, ""}));  // no words asked for: the status decides
 }
 
+TEST_CASE("the self-test names the checks that caught a control by their tags", "[selftest]") {
+  Result r;
+  r.id = "x/y=1";
+  r.status = Status::failed;
+  r.failures = {{r.id, 1, "callback#2", "cases/x.cu", 3, "[stream] stream callback for host function #0 received stream NULL"},
+                {r.id, 2, "runner", "cases/x.cu", 4, "expected a == b: [update] the exec made before [sic] called #1"},
+                {r.id, 2, "runner", "cases/x.cu", 5, "[stream] again, and [Not] a tag, nor [a-b] or []"},
+                {r.id, -1, "runner", "", 0, "[count] host function #1 was called 1 times; expected exactly 2"}};
+  CHECK(checks_that_caught(r) == std::vector<std::string>{"[stream]", "[update]", "[sic]", "[count]"});
+  r.status = Status::error;
+  r.failures.clear();
+  CHECK(checks_that_caught(r) == std::vector<std::string>{"error"});  // a crash, a timeout: no check spoke
+  std::vector<ControlOutcome> outcomes = {{"a", "failed", "failed", {"[stream]", "[count]"}, true, false},
+                                          {"b", "error", "error", {"error"}, true, false},
+                                          {"c", "failed", "failed", {"[stream]"}, true, false},
+                                          {"d", "failed", "passed", {}, false, false}};
+  CHECK(checks_summary(outcomes) == "caught by: [stream] 2, [count] 1, error 1");  // d escaped: not counted
+  std::string table = controls_table(outcomes);
+  CHECK(contains(table, "[stream] [count]"));
+  CHECK(contains(table, "  by  "));
+}
+
 TEST_CASE("the self-test judges controls: caught ones pass, one that escapes is reported", "[supervisor][selftest]") {
   Fixture f;
   Selection only;
   only.only_controls = true;
+  only.filter = "stub_control";
   auto plan = f.registry.plan(only);
   REQUIRE(plan.size() == 4);
   auto outcomes = judge_controls(plan, f.run(plan));
   REQUIRE(outcomes.size() == 4);
   CHECK(outcomes[0].caught);   // caught_fail
   CHECK(outcomes[1].caught);   // caught_crash
+  CHECK(outcomes[1].checks == std::vector<std::string>{"error"});
   CHECK_FALSE(outcomes[2].caught);  // escapes: passed although it must fail
   CHECK_FALSE(outcomes[2].skipped);
   CHECK(contains(controls_table(outcomes), "stub_control/case=escapes"));

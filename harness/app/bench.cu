@@ -214,7 +214,8 @@ void run_paths(Bench& bench, const std::string& api_name) {
   bench.path(api_name, {"stream_callback", "-", [&](Arm& m, Arm& b, Probe& probe, auto& keep) {
                           const auto lanes = stream_arms(m, b, keep);
                           cudaStream_t rm = lanes.first, rb = lanes.second;
-                          m.launch = [&api, rm, &probe] { api.add_stream_callback(rm, Probe::status_fn(), probe.user_data(0)); };
+                          void* site = probe.stream_callback_user_data(0, rm);
+                          m.launch = [&api, rm, site] { api.add_stream_callback(rm, Probe::status_fn(), site); };
                           b.launch = [raw, rb, &b] { raw.stream_callback(rb, &b.stamps); };
                         }, 1});
 

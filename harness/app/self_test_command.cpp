@@ -44,7 +44,7 @@ class SelfTestCommand final : public Command {
       if (++done % 10 == 0 || done == plan.size()) std::cerr << "self-test: " << done << "/" << plan.size() << "\n";
     });
     std::vector<ControlOutcome> outcomes = judge_controls(plan, results);
-    std::cout << controls_table(outcomes);
+    std::cout << controls_table(outcomes) << checks_summary(outcomes) << "\n";
     if (int signal = interrupt_signal()) {
       std::cout << "exit " << 128 + signal << ": interrupted\n";
       return 128 + signal;

@@ -13,6 +13,7 @@ struct ControlOutcome {
   std::string id;
   std::string expected;  // ExpectedVerdict::describe()
   std::string observed;  // status, and the first line of what it said
+  std::vector<std::string> checks;  // which checks caught it (checks_that_caught)
   bool caught = false;
   bool skipped = false;  // could not run here (a requirement unmet): neither caught nor escaped
 };
@@ -20,9 +21,17 @@ struct ControlOutcome {
 // Whether `result` is the verdict `expected` asks for.
 bool verdict_matches(const Result& result, const ExpectedVerdict& expected);
 
+// The checks that spoke in `result`: the tag each failure message carries ("[count]",
+// "[stream]", ...: docs/scenarios.md), each once, in the order they first appear, then
+// "error" when the scenario ended in an error (a crash, a timeout, a CUDA error).
+std::vector<std::string> checks_that_caught(const Result& result);
+
 std::vector<ControlOutcome> judge_controls(const std::vector<Scenario>& plan, const std::vector<Result>& results);
 
-// The table the CLI prints: control, expected verdict, observed verdict, caught.
+// The table the CLI prints: control, expected verdict, caught, by which checks, observed verdict.
 std::string controls_table(const std::vector<ControlOutcome>& outcomes);
+// How many caught controls each check spoke in, in the order the checks first appear:
+// "caught by: [count] 12, [stream] 4, error 3".
+std::string checks_summary(const std::vector<ControlOutcome>& outcomes);
 
 }  // namespace hostcb

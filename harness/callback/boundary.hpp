@@ -18,8 +18,10 @@
 namespace hostcb {
 
 using HostFn = void (*)(void*);
-// What a stream callback forwards to: the userData it was given and the status CUDA passed.
-using StatusFn = void (*)(void* user_data, int status);
+// What a stream callback forwards to, in cudaStreamCallback_t's order (and the adapter
+// ABI's hostcb_stream_callback): the stream it was enqueued on, the status CUDA passed,
+// and the userData it was given.
+using StatusFn = void (*)(void* stream, int status, void* user_data);
 
 struct SourceLocation {
   const char* file;

@@ -25,6 +25,21 @@ std::uint64_t Probe::expected_total() const {
   return total;
 }
 
+void* Probe::stream_callback_user_data(std::size_t site, const void* stream) {
+  sites_[site].stream_callback = true;
+  sites_[site].stream = stream;
+  return &sites_[site];
+}
+
+std::vector<int> Probe::callback_statuses() const {
+  std::vector<int> seen;
+  for (std::size_t i = 0; i < site_count_; ++i) {
+    int status = sites_[i].status.load(std::memory_order_acquire);
+    if (status != kNoStatus && std::find(seen.begin(), seen.end(), status) == seen.end()) seen.push_back(status);
+  }
+  return seen;
+}
+
 Probe::Site* Probe::site_for(void* user_data) noexcept {
   auto first = reinterpret_cast<std::uintptr_t>(sites_.get());
   auto p = reinterpret_cast<std::uintptr_t>(user_data);
@@ -32,38 +47,74 @@ Probe::Site* Probe::site_for(void* user_data) noexcept {
   return reinterpret_cast<Site*>(p);
 }
 
-void Probe::entry(void* user_data) noexcept { entry_with_status(user_data, 0); }
-
-void Probe::entry_with_status(void* user_data, int status) noexcept {
+Probe::Site* Probe::armed_site(void* user_data, Probe*& probe) noexcept {
   ActiveScenario* scenario = active_scenario();
-  Probe* probe = scenario ? scenario->probe.load(std::memory_order_acquire) : nullptr;
+  probe = scenario ? scenario->probe.load(std::memory_order_acquire) : nullptr;
   if (!probe) {
     count_orphan_event();
-    return;
+    return nullptr;
   }
   Site* site = probe->site_for(user_data);
   if (!site) {
     probe->stray_.fetch_add(1, std::memory_order_relaxed);
     std::uintptr_t none = 0;
     probe->first_stray_.compare_exchange_strong(none, reinterpret_cast<std::uintptr_t>(user_data));
-    return;
   }
-  probe->on_call(*site, status);
+  return site;
 }
 
-void Probe::on_call(Site& site, int status) noexcept {
+void Probe::entry(void* user_data) noexcept {
+  Probe* probe = nullptr;
+  if (Site* site = armed_site(user_data, probe)) probe->run_action(*site, probe->on_call(*site));
+}
+
+void Probe::entry_with_status(void* stream, int status, void* user_data) noexcept {
+  Probe* probe = nullptr;
+  Site* site = armed_site(user_data, probe);
+  if (!site) return;
+  std::int64_t launch = probe->on_call(*site);
+  probe->check_stream_callback(*site, launch, stream, status);
+  probe->run_action(*site, launch);
+}
+
+std::int64_t Probe::on_call(Site& site) noexcept {
   std::uint64_t launch = site.calls.fetch_add(1, std::memory_order_relaxed) + 1;
   std::uint64_t seq = total_.fetch_add(1, std::memory_order_relaxed);
   if (seq < record_limit_) records_[seq] = Call{site.index, launch, thread_token()};
   progress_cell().calls.store(static_cast<std::int64_t>(seq + 1), std::memory_order_relaxed);
-  if (status != expected_status_)
-    guarded_invoke(static_cast<std::int64_t>(launch), HOSTCB_HERE, [&] {
+  return static_cast<std::int64_t>(launch);
+}
+
+namespace {
+std::string stream_name(const void* stream) { return stream ? str(stream) : std::string("NULL"); }
+}  // namespace
+
+// A stream callback must get back the stream it was enqueued on, and the status the
+// scenario expects: success, or the sticky error of an earlier failure where one is due.
+void Probe::check_stream_callback(Site& site, std::int64_t launch, const void* stream, int status) noexcept {
+  stream_calls_.fetch_add(1, std::memory_order_relaxed);
+  site.status.store(status, std::memory_order_release);
+  const bool right_stream = site.stream_callback && stream == site.stream;
+  if (!right_stream) wrong_streams_.fetch_add(1, std::memory_order_relaxed);
+  if (right_stream && status == expected_status_) return;
+  guarded_invoke(launch, HOSTCB_HERE, [&] {
+    if (!site.stream_callback)
       report_failure(__FILE__, __LINE__,
-                     str("stream callback for host function #", site.index, " received status ", status,
+                     str("[stream] a stream callback for host function #", site.index, " received stream ",
+                         stream_name(stream), ", but the scenario enqueued no stream callback for it"));
+    else if (!right_stream)
+      report_failure(__FILE__, __LINE__,
+                     str("[stream] stream callback for host function #", site.index, " received stream ",
+                         stream_name(stream), "; it was enqueued on stream ", stream_name(site.stream)));
+    if (status != expected_status_)
+      report_failure(__FILE__, __LINE__,
+                     str("[status] stream callback for host function #", site.index, " received status ", status,
                          "; expected ", expected_status_, expected_status_ == 0 ? " (success)" : ""));
-    });
-  if (site.action)
-    guarded_invoke(static_cast<std::int64_t>(launch), site.action_site, [&] { site.action(launch); });
+  });
+}
+
+void Probe::run_action(Site& site, std::int64_t launch) noexcept {
+  if (site.action) guarded_invoke(launch, site.action_site, [&] { site.action(launch); });
 }
 
 std::vector<Probe::Call> Probe::recorded_calls() const {
@@ -88,14 +139,14 @@ std::vector<std::string> Probe::verify() const {
   for (std::size_t i = 0; i < site_count_; ++i) {
     std::uint64_t calls = site_calls(i);
     if (calls != sites_[i].expected)
-      problems.push_back(str("host function #", i, " was called ", calls, " times; expected exactly ",
+      problems.push_back(str("[count] host function #", i, " was called ", calls, " times; expected exactly ",
                              sites_[i].expected));
   }
   if (total_calls() != expected_total())
-    problems.push_back(str("host functions were called ", total_calls(), " times in all; expected exactly ",
+    problems.push_back(str("[count] host functions were called ", total_calls(), " times in all; expected exactly ",
                            expected_total()));
   if (std::uint64_t strays = stray_calls())
-    problems.push_back(str(strays, " call(s) carried a userData that is no host function of this scenario (first: ",
+    problems.push_back(str("[userdata] ", strays, " call(s) carried a userData that is no host function of this scenario (first: ",
                            reinterpret_cast<void*>(first_stray_.load()), ")"));
   if (expect_in_order_) {
     // With k sites called in a chain, call number s must be site s % k of round s / k + 1.
@@ -104,7 +155,7 @@ std::vector<std::string> Probe::verify() const {
       std::size_t want_site = s % site_count_;
       std::uint64_t want_launch = s / site_count_ + 1;
       if (calls[s].site != want_site || calls[s].launch != want_launch) {
-        problems.push_back(str("call #", s + 1, " was host function #", calls[s].site, " (its call ",
+        problems.push_back(str("[order] call #", s + 1, " was host function #", calls[s].site, " (its call ",
                                calls[s].launch, "); expected host function #", want_site, " (its call ",
                                want_launch, ")"));
         break;  // one out-of-order call shifts all later ones: report the first

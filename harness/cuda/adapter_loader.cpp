@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 
 #include "model/axes.hpp"
 #include "cuda/cuda_check.hpp"
@@ -32,9 +33,8 @@ std::vector<void (*)()> g_teardowns;
 // The byte count of `struct hostcb_adapter` up to and including `member`.
 #define HOSTCB_SIZE_THROUGH(member) (offsetof(hostcb_adapter, member) + sizeof(hostcb_adapter::member))
 
-// A stream callback reaches the plugin as hostcb_stream_callback(stream, status, record);
-// the record carries the scenario's StatusFn and userData across, freed after its call.
-void deliver_stream_callback(void*, int status, void* record) { StatusCall::deliver(record, status); }
+static_assert(std::is_same_v<StatusFn, hostcb_stream_callback>,
+              "a scenario's stream callback is handed to a plugin as it is");
 
 // A forwarding layer made of an adapter's function table.
 class AdapterForwarder final : public Forwarder {
@@ -70,10 +70,9 @@ class AdapterForwarder final : public Forwarder {
   }
   void add_stream_callback(const GraphApi& api, cudaStream_t stream, StatusFn fn, void* user_data) override {
     require(LayerOp::add_stream_callback);
-    void* record = StatusCall::make(fn, user_data);
-    int code = table_.add_stream_callback(stream, &deliver_stream_callback, record);
-    if (code != 0) StatusCall::discard(record);
-    check(api, code, "add_stream_callback");
+    // StatusFn is hostcb_stream_callback: the scenario's function and userData go to the
+    // plugin as they are, so every argument the layer hands back reaches the probe's checks.
+    check(api, table_.add_stream_callback(stream, fn, user_data), "add_stream_callback");
   }
   void begin_capture(const GraphApi& api, cudaStream_t stream, CaptureMode mode) override {
     require(LayerOp::capture);

@@ -52,11 +52,11 @@ struct StatusRecord {
 
 // A stream callback is called exactly once, so calling then freeing is right for it,
 // in every layer.
-void call_status_and_free(void* opaque, int status) {
+void call_status_and_free(void* stream, int status, void* opaque) {
   auto* record = static_cast<StatusRecord*>(opaque);
   StatusRecord copy = *record;
   delete record;
-  copy.fn(copy.user_data, status);
+  copy.fn(stream, status, copy.user_data);
 }
 void add_status_record(const GraphApi& api, cudaStream_t stream, StatusFn fn, void* user_data) {
   auto* record = new StatusRecord{fn, user_data};

@@ -3,7 +3,8 @@
 // clones, several execs, destruction, its own captures or several threads are combined.
 // They join no family's `forward` axis but the fuzz family's (control_only), and
 // cases/fuzz/model.cpp simulates each, so the fuzz family knows which programs must
-// catch them.
+// catch them. Also here: what every known-bad layer shares (control_layer.hpp), and the
+// list of them all.
 //   frees_on_update    keeps one record per node it made (add_host_node), and frees a
 //                      node's old record when the node is updated, in the graph or in an
 //                      exec: an exec made before, or another exec, still calls it
@@ -16,6 +17,7 @@
 //   racing_registry    keeps every record in one registry of slots, taking the next slot
 //                      without a lock: two threads handing it records at once get one slot,
 //                      and both nodes call whichever record was written last
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -23,60 +25,57 @@
 #include <mutex>
 #include <thread>
 
-#include "cuda/forwarding.hpp"
+#include "cuda/control_layer.hpp"
 
 namespace hostcb {
 
-namespace {
-
-struct Record {
-  HostFn fn;
-  void* user_data;
-};
-
-void call(void* opaque) {
+void call_record(void* opaque) {
   auto* record = static_cast<Record*>(opaque);
   record->fn(record->user_data);
 }
 
-class ControlLayer : public Forwarder {
- public:
-  bool control_only() const override { return true; }
-  void begin_capture(const GraphApi& api, cudaStream_t stream, CaptureMode mode) override {
-    api.begin_capture(stream, mode);
-  }
-  Graph end_capture(const GraphApi& api, cudaStream_t stream) override { return api.end_capture(stream); }
-  void add_stream_callback(const GraphApi& api, cudaStream_t stream, StatusFn fn, void* user_data) override {
-    api.add_stream_callback(stream, fn, user_data);
-  }
+Record* KeepsRecords::keep(HostFn fn, void* user_data) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  kept_.push_back(std::make_unique<Record>(Record{fn, user_data}));
+  return kept_.back().get();
+}
 
- protected:
-  std::mutex mutex_;
-};
+void KeepsRecords::free_record(Record* record) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto found = std::find_if(kept_.begin(), kept_.end(), [&](const auto& kept) { return kept.get() == record; });
+  if (found != kept_.end()) kept_.erase(found);
+}
+
+Record* KeepsRecords::record_of(const GraphApi& api, cudaGraphNode_t node) {
+  HostNodeParams held = api.host_node_params(node);
+  return held.fn == &call_record ? static_cast<Record*>(held.user_data) : nullptr;
+}
+
+namespace {
 
 class FreesOnUpdate final : public ControlLayer {
  public:
   const char* name() const override { return "frees_on_update"; }
   void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) override {
-    api.launch_host_func(stream, &call, new Record{fn, user_data});  // kept for good
+    api.launch_host_func(stream, &call_record, new Record{fn, user_data});  // kept for good
   }
   cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
                                 HostFn fn, void* user_data) override {
     auto* record = new Record{fn, user_data};
-    cudaGraphNode_t node = api.add_host_node(graph, deps, &call, record);
+    cudaGraphNode_t node = api.add_host_node(graph, deps, &call_record, record);
     std::lock_guard<std::mutex> lock(mutex_);
     by_node_[node] = record;
     return node;
   }
   void graph_set_host_node(const GraphApi& api, cudaGraph_t, cudaGraphNode_t node, HostFn fn, void* user_data) override {
     auto* record = new Record{fn, user_data};
-    api.set_host_node(node, &call, record);
+    api.set_host_node(node, &call_record, record);
     replace(node, record);
   }
   void exec_set_host_node(const GraphApi& api, cudaGraphExec_t exec, cudaGraphNode_t node, HostFn fn,
                           void* user_data) override {
     auto* record = new Record{fn, user_data};
-    api.exec_set_host_node(exec, node, &call, record);
+    api.exec_set_host_node(exec, node, &call_record, record);
     replace(node, record);
   }
 
@@ -96,18 +95,18 @@ class ExecSetInGraph final : public ControlLayer {
   const char* name() const override { return "exec_set_in_graph"; }
   void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) override {
     cudaGraph_t graph = api.capturing_graph(stream);
-    api.launch_host_func(stream, &call, graph ? owned_by(api, graph, fn, user_data) : kept(fn, user_data));
+    api.launch_host_func(stream, &call_record, graph ? owned_by(api, graph, fn, user_data) : kept(fn, user_data));
   }
   cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
                                 HostFn fn, void* user_data) override {
-    cudaGraphNode_t node = api.add_host_node(graph, deps, &call, owned_by(api, graph, fn, user_data));
+    cudaGraphNode_t node = api.add_host_node(graph, deps, &call_record, owned_by(api, graph, fn, user_data));
     std::lock_guard<std::mutex> lock(mutex_);
     graph_of_[node] = graph;
     return node;
   }
   void graph_set_host_node(const GraphApi& api, cudaGraph_t graph, cudaGraphNode_t node, HostFn fn,
                            void* user_data) override {
-    api.set_host_node(node, &call, owned_by(api, graph, fn, user_data));
+    api.set_host_node(node, &call_record, owned_by(api, graph, fn, user_data));
   }
   void exec_set_host_node(const GraphApi& api, cudaGraphExec_t exec, cudaGraphNode_t node, HostFn fn,
                           void* user_data) override {
@@ -118,7 +117,7 @@ class ExecSetInGraph final : public ControlLayer {
       if (known != graph_of_.end()) graph = known->second;
     }
     // The bug: the graph's user object does not keep the exec's record alive for the exec.
-    api.exec_set_host_node(exec, node, &call, graph ? owned_by(api, graph, fn, user_data) : kept(fn, user_data));
+    api.exec_set_host_node(exec, node, &call_record, graph ? owned_by(api, graph, fn, user_data) : kept(fn, user_data));
   }
 
  private:
@@ -163,18 +162,18 @@ class FreesAtEndCapture final : public ControlLayer {
       auto own = capturing ? own_.find(capturing) : own_.end();
       if (own != own_.end()) own->second.push_back(record);
     }
-    api.launch_host_func(stream, &call, record);
+    api.launch_host_func(stream, &call_record, record);
   }
   cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
                                 HostFn fn, void* user_data) override {
-    return api.add_host_node(graph, deps, &call, new Record{fn, user_data});
+    return api.add_host_node(graph, deps, &call_record, new Record{fn, user_data});
   }
   void graph_set_host_node(const GraphApi& api, cudaGraph_t, cudaGraphNode_t node, HostFn fn, void* user_data) override {
-    api.set_host_node(node, &call, new Record{fn, user_data});
+    api.set_host_node(node, &call_record, new Record{fn, user_data});
   }
   void exec_set_host_node(const GraphApi& api, cudaGraphExec_t exec, cudaGraphNode_t node, HostFn fn,
                           void* user_data) override {
-    api.exec_set_host_node(exec, node, &call, new Record{fn, user_data});
+    api.exec_set_host_node(exec, node, &call_record, new Record{fn, user_data});
   }
 
  private:
@@ -253,12 +252,19 @@ class RacingRegistry final : public ControlLayer {
 
 }  // namespace
 
-std::vector<std::unique_ptr<Forwarder>> make_control_layers() {
+std::vector<std::unique_ptr<Forwarder>> make_fuzz_controls() {
   std::vector<std::unique_ptr<Forwarder>> layers;
   layers.push_back(std::make_unique<FreesOnUpdate>());
   layers.push_back(std::make_unique<ExecSetInGraph>());
   layers.push_back(std::make_unique<FreesAtEndCapture>());
   layers.push_back(std::make_unique<RacingRegistry>());
+  return layers;
+}
+
+std::vector<std::unique_ptr<Forwarder>> make_control_layers() {
+  std::vector<std::unique_ptr<Forwarder>> layers;
+  for (auto make : {make_fuzz_controls, make_stream_callback_controls, make_update_controls, make_capture_controls})
+    for (auto& layer : make()) layers.push_back(std::move(layer));
   return layers;
 }
 

@@ -1,5 +1,7 @@
 // RAII owners for CUDA handles: a scenario that fails or throws leaves no stream, graph,
-// exec or event behind. Destruction failures are reported to the active scenario.
+// exec or event behind. Destruction failures are reported to the active scenario. A
+// handle CUDA did not make (a CPU stand-in's, tests/sim_cuda.hpp) carries the function
+// that destroys it instead.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -13,14 +15,18 @@ namespace hostcb {
 template <class T, cudaError_t (*Destroy)(T), const char* DestroyCall>
 class CudaHandle {
  public:
+  using OwnDestroy = void (*)(T) noexcept;  // for a handle CUDA did not make
+
   CudaHandle() = default;
-  explicit CudaHandle(T handle) : handle_(handle) {}
+  explicit CudaHandle(T handle, OwnDestroy own_destroy = nullptr) : handle_(handle), own_destroy_(own_destroy) {}
   ~CudaHandle() { reset(); }
-  CudaHandle(CudaHandle&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+  CudaHandle(CudaHandle&& other) noexcept
+      : handle_(std::exchange(other.handle_, nullptr)), own_destroy_(std::exchange(other.own_destroy_, nullptr)) {}
   CudaHandle& operator=(CudaHandle&& other) noexcept {
     if (this != &other) {
       reset();
       handle_ = std::exchange(other.handle_, nullptr);
+      own_destroy_ = std::exchange(other.own_destroy_, nullptr);
     }
     return *this;
   }
@@ -32,11 +38,15 @@ class CudaHandle {
   T release() noexcept { return std::exchange(handle_, nullptr); }
   explicit operator bool() const { return handle_ != nullptr; }
   void reset() noexcept {
-    if (handle_) check_runtime_nothrow(Destroy(std::exchange(handle_, nullptr)), DestroyCall, HOSTCB_HERE);
+    if (!handle_) return;
+    T handle = std::exchange(handle_, nullptr);
+    if (own_destroy_) own_destroy_(handle);
+    else check_runtime_nothrow(Destroy(handle), DestroyCall, HOSTCB_HERE);
   }
 
  private:
   T handle_ = nullptr;
+  OwnDestroy own_destroy_ = nullptr;
 };
 
 inline constexpr char kStreamDestroy[] = "cudaStreamDestroy(stream)";

@@ -45,8 +45,9 @@ class Forwarder {
   virtual ~Forwarder() = default;
   virtual const char* name() const = 0;
   virtual bool has(LayerOp) const { return true; }
-  // A known-bad layer kept for the fuzz family's controls (control_layers.cpp): it joins
-  // no other family's `forward` axis, so their matrices stay as they are.
+  // A known-bad layer (control_layers*.cpp): it joins only the `forward` axes of the
+  // families that name it where a check is meant to catch it (cases/layer_rules.hpp),
+  // so every other matrix stays as it is.
   virtual bool control_only() const { return false; }
 
   virtual void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) = 0;
@@ -86,7 +87,7 @@ Graph capture_graph_by_layer(Forwarder& layer, const GraphApi& api, cudaStream_t
 // The forwarding layer by name; throws std::invalid_argument for an unknown one.
 Forwarder& forwarder(const std::string& name);
 // Every layer's name, in order (built-in ones first): the values of the `forward` axis.
-// The control-only layers are left out unless asked for (the fuzz family asks).
+// The known-bad layers are left out unless asked for (a family names those it wants).
 std::vector<std::string> forwarder_names(bool with_control_only = false);
 // Adds a layer (an adapter); throws std::invalid_argument if its name is taken.
 void register_forwarder(std::unique_ptr<Forwarder> layer);
@@ -98,7 +99,7 @@ std::vector<const Forwarder*> registered_adapters();
 std::optional<std::string> missing_operation(const std::string& layer, const std::vector<LayerOp>& ops);
 
 // The built-in layers, in the order the axis lists them (builtin_layers.cpp), then the
-// control-only ones (control_layers.cpp).
+// known-bad ones (control_layers*.cpp).
 std::vector<std::unique_ptr<Forwarder>> make_builtin_layers();
 std::vector<std::unique_ptr<Forwarder>> make_control_layers();
 

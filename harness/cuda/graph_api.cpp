@@ -35,14 +35,24 @@ bool is_host_node(cudaGraphNode_t node) {
 }
 }  // namespace
 
-std::vector<cudaGraphNode_t> host_nodes(cudaGraph_t graph) {
+Stream GraphApi::make_stream() const { return hostcb::make_stream(); }
+
+Event GraphApi::make_event() const { return hostcb::make_event(); }
+
+std::vector<cudaGraphNode_t> GraphApi::host_nodes(cudaGraph_t graph) const {
   std::vector<cudaGraphNode_t> found;
   for (auto node : graph_nodes(graph))
     if (is_host_node(node)) found.push_back(node);
   return found;
 }
 
-GraphShape graph_shape(cudaGraph_t graph) {
+HostNodeParams GraphApi::host_node_params(cudaGraphNode_t node) const {
+  cudaHostNodeParams params{};
+  HOSTCB_CUDA(cudaGraphHostNodeGetParams(node, &params));
+  return {params.fn, params.userData};
+}
+
+GraphShape GraphApi::graph_shape(cudaGraph_t graph) const {
   std::vector<cudaGraphNode_t> nodes = graph_nodes(graph);
   GraphShape shape;
   shape.nodes = nodes.size();
@@ -50,9 +60,9 @@ GraphShape graph_shape(cudaGraph_t graph) {
   return shape;
 }
 
-void StatusCall::deliver(void* record, int status) noexcept {
+void StatusCall::deliver(void* record, void* stream, int status) noexcept {
   auto* call = static_cast<StatusCall*>(record);
-  call->fn(call->user_data, status);
+  call->fn(stream, status, call->user_data);
   delete call;
 }
 

@@ -24,6 +24,18 @@ struct ApiResult {
   std::string name;
 };
 
+// Node count of a graph, and how many of them are host nodes.
+struct GraphShape {
+  std::size_t nodes = 0;
+  std::size_t host_nodes = 0;
+};
+
+// What a host node calls, as its graph holds it.
+struct HostNodeParams {
+  HostFn fn = nullptr;
+  void* user_data = nullptr;
+};
+
 // A stream callback has one userData for both the function to call and its own userData:
 // a record made at enqueue, freed after its one call. Stream callbacks cannot be captured,
 // so each is called exactly once; an enqueue that fails frees the record at once.
@@ -31,7 +43,7 @@ struct StatusCall {
   StatusFn fn;
   void* user_data;
   static void* make(StatusFn fn, void* user_data) { return new StatusCall{fn, user_data}; }
-  static void deliver(void* record, int status) noexcept;  // calls, then frees
+  static void deliver(void* record, void* stream, int status) noexcept;  // calls, then frees
   static void discard(void* record) noexcept;              // the enqueue failed
 };
 
@@ -49,8 +61,8 @@ class GraphApi {
   virtual GraphExec instantiate(cudaGraph_t graph) const = 0;
   virtual void launch(cudaGraphExec_t exec, cudaStream_t stream) const = 0;
   virtual void synchronize(cudaStream_t stream) const = 0;
-  // Enqueues a stream callback (cudaStreamAddCallback style) that calls fn(user_data,
-  // status) with the status it received.
+  // Enqueues a stream callback (cudaStreamAddCallback style) that calls fn(stream, status,
+  // user_data) with the stream and the status CUDA handed it.
   virtual void add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const = 0;
 
   // Unchecked forms, for contract scenarios that expect an error.
@@ -101,6 +113,15 @@ class GraphApi {
   virtual void begin_capture_to_graph(cudaStream_t stream, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
                                       CaptureMode mode) const = 0;
 
+  // The objects a scenario works with, and what its graphs hold: CUDA's own by default
+  // (graph_api.cpp); a CPU stand-in of CUDA (tests/sim_cuda.hpp) makes and reads its own.
+  virtual Stream make_stream() const;
+  virtual Event make_event() const;
+  // The graph's host nodes, in the order cudaGraphGetNodes lists them.
+  virtual std::vector<cudaGraphNode_t> host_nodes(cudaGraph_t graph) const;
+  virtual GraphShape graph_shape(cudaGraph_t graph) const;
+  virtual HostNodeParams host_node_params(cudaGraphNode_t node) const;
+
   // Contract checks, unchecked. Instantiation for device launch (12.0 or newer);
   // `result_info` receives cudaGraphInstantiateResult / CUgraphInstantiateResult.
   virtual ApiResult try_instantiate_for_device_launch(cudaGraph_t graph, GraphExec& exec_out,
@@ -143,14 +164,5 @@ const GraphApi& graph_api(const std::string& name);
 const GraphApi& runtime_graph_api();
 const GraphApi& driver_graph_api();
 
-// The graph's host nodes, in the order cudaGraphGetNodes lists them.
-std::vector<cudaGraphNode_t> host_nodes(cudaGraph_t graph);
-
-// Node count of a graph, and how many of them are host nodes.
-struct GraphShape {
-  std::size_t nodes = 0;
-  std::size_t host_nodes = 0;
-};
-GraphShape graph_shape(cudaGraph_t graph);
 
 }  // namespace hostcb

@@ -8,8 +8,8 @@ namespace hostcb {
 
 namespace {
 
-void CUDA_CB driver_stream_callback(CUstream, CUresult status, void* record) {
-  StatusCall::deliver(record, static_cast<int>(status));
+void CUDA_CB driver_stream_callback(CUstream stream, CUresult status, void* record) {
+  StatusCall::deliver(record, stream, static_cast<int>(status));
 }
 
 class DriverGraphApi final : public GraphApi {

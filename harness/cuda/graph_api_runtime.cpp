@@ -7,8 +7,8 @@ namespace hostcb {
 
 namespace {
 
-void CUDART_CB runtime_stream_callback(cudaStream_t, cudaError_t status, void* record) {
-  StatusCall::deliver(record, static_cast<int>(status));
+void CUDART_CB runtime_stream_callback(cudaStream_t stream, cudaError_t status, void* record) {
+  StatusCall::deliver(record, stream, static_cast<int>(status));
 }
 
 class RuntimeApi final : public GraphApi {

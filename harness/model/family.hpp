@@ -34,6 +34,10 @@ struct Family {
   // harness must reach on them. Controls run only when asked for (--controls, self-test),
   // never in the default matrix. Unset, or nullopt for a combination: an ordinary scenario.
   std::function<std::optional<ExpectedVerdict>(const Params&)> control;
+  // Combinations that exist only as known-bad controls, with why (a known-bad layer where
+  // no check is meant to catch it): one that `control` gives no verdict is no scenario at
+  // all, planned, listed and resolved nowhere. Unset: every combination is a scenario.
+  std::function<std::optional<std::string>(const Params&)> only_as_control;
   // The scenario breaks the CUDA context on purpose (sticky device errors): it always gets
   // a fresh worker process, and the context's sticky error after the body is not held
   // against it.

@@ -65,6 +65,12 @@ Scenario Registry::make_scenario(const Family& family, Params params) const {
   return scenario;
 }
 
+// Why a combination is no scenario (Family::only_as_control), or nullopt when it is one.
+static std::optional<std::string> no_scenario(const Scenario& scenario) {
+  if (scenario.control || !scenario.family->only_as_control) return std::nullopt;
+  return scenario.family->only_as_control(scenario.params);
+}
+
 // "; did you mean the family 'replay'?" for a pattern that looks like a mistyped family.
 static std::string family_hint(const std::string& pattern, const std::vector<std::string>& families) {
   std::string word = pattern.substr(0, pattern.find('/'));
@@ -90,6 +96,7 @@ std::vector<Scenario> Registry::plan(const Selection& selection) const {
   for (const auto& family : families_) {
     for (auto& params : expand(overridden_axes(family, selection.overrides))) {
       Scenario scenario = make_scenario(family, std::move(params));
+      if (no_scenario(scenario)) continue;
       const bool control = scenario.control.has_value();
       const bool wanted = control ? controls_wanted : !selection.only_controls;
       // A positive pattern counts as used when it names a scenario, even if a negative
@@ -154,7 +161,9 @@ Scenario Registry::resolve(const std::string& id) const {
     }
     if (next != parts.size())
       throw UsageError(str("scenario id '", id, "': '", parts[next], "' is no axis of ", family.name, " in that place"));
-    return make_scenario(family, std::move(params));
+    Scenario scenario = make_scenario(family, std::move(params));
+    if (auto why = no_scenario(scenario)) throw UsageError(str("'", id, "' is no scenario: ", *why));
+    return scenario;
   }
   throw UsageError(str("scenario id '", id, "' names no family"));
 }

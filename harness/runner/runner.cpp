@@ -71,6 +71,13 @@ Result Runner::run(const Scenario& scenario) {
     result.properties.push_back({"callback_threads", std::to_string(probe->distinct_threads())});
     result.properties.push_back(
         {"callback_on_launching_thread", probe->any_call_on_thread(active.runner_thread) ? "yes" : "no"});
+    // What stream callbacks were handed, as observed: the data a contract is checked against.
+    if (probe->stream_callback_calls()) {
+      std::string statuses;
+      for (int status : probe->callback_statuses()) statuses += (statuses.empty() ? "" : ",") + std::to_string(status);
+      result.properties.push_back({"stream_callback_status", statuses});
+      result.properties.push_back({"stream_callback_stream", probe->wrong_streams() ? "other" : "enqueued"});
+    }
   }
   for (auto& property : run.properties()) result.properties.push_back(property);
   DrainedFailures drained = active.channel.drain();

@@ -9,7 +9,7 @@ namespace hostcb {
 ScenarioRun::ScenarioRun(const Scenario& scenario, ActiveScenario& active, int device)
     : scenario_(scenario), active_(active), device_(device) {}
 
-const GraphApi& ScenarioRun::api() const { return graph_api(param("api")); }
+const GraphApi& ScenarioRun::api() const { return api_ ? *api_ : graph_api(param("api")); }
 
 Forwarder& ScenarioRun::forward() const {
   return forwarder(scenario_.params.has("forward") ? param("forward") : "direct");

@@ -28,6 +28,9 @@ class ScenarioRun {
   // The `api` axis's CUDA API; the `forward` axis's layer (direct when there is none).
   const GraphApi& api() const;
   Forwarder& forward() const;
+  // Runs the body on another GraphApi than its `api` axis names: a CPU stand-in of CUDA
+  // (tests/sim_cuda.hpp) running a family's own body where there is no GPU.
+  void use_api(const GraphApi& api) { api_ = &api; }
 
   // Creates the scenario's probe and arms it. The runner verifies it after the body,
   // once the device is idle: every scenario must make exactly one.
@@ -44,6 +47,7 @@ class ScenarioRun {
   const Scenario& scenario_;
   ActiveScenario& active_;
   int device_;
+  const GraphApi* api_ = nullptr;  // set by use_api
   std::unique_ptr<Probe> probe_;
   std::vector<std::pair<std::string, std::string>> properties_;
 };

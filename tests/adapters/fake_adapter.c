@@ -13,6 +13,10 @@
  *   taken_name    is called "direct", like a built-in layer
  *   init_crashes  init dies of SIGSEGV
  *   counts_init   init and teardown append a line to $FAKE_ADAPTER_LOG (when set)
+ *   other_stream     "fake", whose stream callback hands the callback another stream than
+ *                    the one it was enqueued on (known-bad: the probe must say [stream])
+ *   other_user_data  "fake", whose stream callback hands it another userData (known-bad:
+ *                    a stray call, [userdata]; never dereferenced by hostcb)
  */
 #include <hostcb/adapter.h>
 #include <pthread.h>
@@ -54,9 +58,11 @@ static int add_host_node(void *graph, void *const *deps, size_t num_deps, hostcb
   *node_out = (void *)&adapter_node_token;
   return launch_host_func(NULL, fn, user_data);
 }
+static int hands_other_stream, hands_other_user_data; /* the known-bad variants */
 static int add_stream_callback(void *stream, hostcb_stream_callback callback, void *user_data) {
   log_line("add_stream_callback");
-  callback(stream, 0, user_data);
+  callback(hands_other_stream ? (void *)&adapter_node_token : stream, 0,
+           hands_other_user_data ? (char *)user_data + 1 : user_data);
   return 0;
 }
 static int begin_capture(void *stream, int mode) {
@@ -139,6 +145,8 @@ static const struct hostcb_adapter *make(void) {
   if (strcmp(VARIANT, "init_fails") == 0) adapter.init = init_fails;
   if (strcmp(VARIANT, "taken_name") == 0) adapter.name = "direct";
   if (strcmp(VARIANT, "init_crashes") == 0) adapter.init = init_crashes;
+  hands_other_stream = strcmp(VARIANT, "other_stream") == 0;
+  hands_other_user_data = strcmp(VARIANT, "other_user_data") == 0;
   if (strcmp(VARIANT, "counts_init") == 0) {
     adapter.init = init_counted;
     adapter.teardown = teardown_counted;

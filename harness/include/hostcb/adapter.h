@@ -75,7 +75,10 @@ struct hostcb_adapter {
                        void **node_out);
 
   /* Optional. Enqueue a stream callback in the cudaStreamAddCallback style. Returns 0
-   * or a CUDA error code. */
+   * or a CUDA error code. The layer calls `callback` once, as CUDA calls a stream
+   * callback: with `stream` (the stream it was enqueued on), the status CUDA gave
+   * (success, or the sticky error of an earlier failure) and `user_data`; hostcb checks
+   * all three. */
   int (*add_stream_callback)(void *stream, hostcb_stream_callback callback, void *user_data);
 
   /* Optional. What went wrong in this thread's last failed call, or NULL. */

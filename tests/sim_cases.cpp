@@ -1,0 +1,110 @@
+#include "sim_cases.hpp"
+
+#include <functional>
+#include <optional>
+
+#include "cases/layer_rules.hpp"
+#include "runner/scenario_run.hpp"
+#include "sim_cuda.hpp"
+
+// The shipped families' makers (cases/*.cu).
+namespace hostcb::cases {
+Family replay_family();
+Family update_family();
+Family lifetime_family();
+Family topology_family();
+Family stream_callback_family();
+Family stream_host_func_family();
+}  // namespace hostcb::cases
+
+namespace hostcb::stub {
+
+namespace {
+
+using Reason = std::optional<std::string>;
+
+// The axis values the stand-in runs: one or two launches (or callbacks), the stand-in for
+// `api`, and of the layers those whose every call it can take.
+void cut_to_the_cpu(Axis& axis) {
+  if (axis.name == "api") axis.values = {"sim"};
+  if (axis.name == "replays" || axis.name == "callbacks" || axis.name == "calls") axis.values = {"1", "2"};
+}
+
+Reason layer_out_of_reach(const Params& p) {
+  if (!p.has("forward")) return std::nullopt;
+  const std::string& layer = p.get("forward");
+  if (layer == "direct" || layer == "oneshot" || layer == "graph_owned" || forwarder(layer).control_only())
+    return std::nullopt;
+  return "the CPU stand-in of CUDA runs the built-in and known-bad layers; the " + layer + " layer calls CUDA itself";
+}
+
+// `real` on the stand-in: its body, checks, exclusions and controls, and `beyond_it` for
+// the combinations the stand-in cannot run.
+Family on_the_cpu(Family real, std::function<Reason(const Params&)> beyond_it = nullptr) {
+  Family family = real;
+  family.name = "sim_" + real.name;
+  family.needs_gpu = false;
+  family.fresh_process = false;
+  family.requirements = nullptr;  // the stand-in has every API
+  for (auto& axis : family.axes) cut_to_the_cpu(axis);
+  family.body = [body = real.body](ScenarioRun& run) {
+    run.use_api(sim::api());
+    body(run);
+  };
+  family.excluded = [excluded = real.excluded, beyond_it](const Params& p) -> Reason {
+    if (auto why = layer_out_of_reach(p)) return why;
+    if (beyond_it)
+      if (auto why = beyond_it(p)) return why;
+    return excluded ? excluded(p) : std::nullopt;
+  };
+  return family;
+}
+
+Reason held_gate(const Params& p) {
+  if (p.get("gate") == "held") return std::string("gate=held holds the stream with a kernel, which the CPU stand-in has not");
+  return std::nullopt;
+}
+
+// A stream callback waiting behind a fault: the stand-in's stream carries the fault's
+// sticky error, and the callback must be handed that status, its stream and its userData.
+Family fault_status_family() {
+  constexpr int kFault = 719;
+  Family family;
+  family.name = "sim_fault_status";
+  family.summary = "a stream callback behind a fault (the CPU stand-in's sticky error) gets its stream, the status and its userData";
+  family.needs_gpu = false;
+  family.axes = {cases::forward_axis()};
+  family.excluded = layer_out_of_reach;
+  family.body = [](ScenarioRun& run) {
+    run.use_api(sim::api());
+    const GraphApi& api = run.api();
+    Probe& probe = run.make_probe(1, 1);
+    probe.expect_callback_status(kFault);
+    Stream stream = api.make_stream();
+    sim::fail_stream(stream.get(), kFault);
+    run.set_launch(1, 1);
+    run.forward().add_stream_callback(api, stream.get(), Probe::status_fn(), probe.stream_callback_user_data(0, stream.get()));
+  };
+  const auto always = [](const Params&) { return true; };
+  cases::add_known_bad(family, {{"hands_other_stream", always, cases::caught_by("[stream]")},
+                                {"drops_status", always, cases::caught_by("[status]")},
+                                {"hands_other_user_data", always, cases::caught_by("[userdata]")}});
+  return family;
+}
+
+}  // namespace
+
+void register_sim_cases(Registry& registry) {
+  registry.add(on_the_cpu(cases::replay_family()));
+  registry.add(on_the_cpu(cases::update_family()));
+  registry.add(on_the_cpu(cases::lifetime_family()));
+  registry.add(on_the_cpu(cases::topology_family(), [](const Params& p) -> Reason {
+    if (p.get("shape") == "mixed") return std::string("shape=mixed needs kernels and a copy, which the CPU stand-in has not");
+    return std::nullopt;
+  }));
+  registry.add(on_the_cpu(cases::stream_callback_family(), held_gate));
+  registry.add(on_the_cpu(cases::stream_host_func_family(), held_gate));
+  registry.add(fault_status_family());
+}
+
+}  // namespace hostcb::stub

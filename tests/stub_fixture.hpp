@@ -1,0 +1,41 @@
+// The stub's families (stub_cases.hpp) run through the real supervisor, in real workers
+// of hostcb_stub, for tests of the supervisor, the self-test and the CPU stand-in.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "exec/supervisor.hpp"
+#include "model/registry.hpp"
+#include "runner/runner.hpp"
+#include "stub_cases.hpp"
+
+namespace hostcb {
+
+struct StubFixture {
+  Registry registry;
+  Environment env;
+  ExecutionOptions options;
+  StubFixture() {
+    stub::register_stub_cases(registry);
+    env.gpu_unusable_reason = "no GPU in this test";
+    options.worker_command = {HOSTCB_STUB_EXE, "worker"};
+    options.timeout_s = 10;
+    options.run_in_process = [this](const Scenario& s) { return Runner(env).run(s); };
+  }
+  std::vector<Scenario> plan(const std::vector<std::string>& ids) {
+    std::vector<Scenario> out;
+    for (const auto& id : ids) out.push_back(registry.resolve(id));
+    return out;
+  }
+  std::vector<Scenario> plan_matching(const std::string& filter, bool only_controls) {
+    Selection selection;
+    selection.filter = filter;
+    selection.only_controls = only_controls;
+    return registry.plan(selection);
+  }
+  std::vector<Result> run(const std::vector<Scenario>& plan, const ResultCallback& on_result = nullptr) {
+    return execute_plan(plan, env, options, on_result);
+  }
+};
+
+}  // namespace hostcb
