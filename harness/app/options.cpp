@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <ctime>
 
 #include "cuda/adapter_loader.hpp"
 #include "cuda/environment_capture.hpp"
@@ -124,20 +123,17 @@ void add_report_option(CLI::App* command, ReportOption& report, const std::strin
   report.option = command->add_option(name, report.path, help)->type_name("FILE");
 }
 
-void check_report_options(const std::vector<const ReportOption*>& reports) {
+void check_report_options(const std::vector<const ReportOption*>& reports, const std::vector<ReportTarget>& inputs) {
   std::vector<ReportTarget> targets;
   for (const ReportOption* r : reports)
     if (r->given()) targets.push_back({r->path, r->what});
-  check_report_targets(targets);
+  check_report_targets(targets, inputs);
 }
 
-std::string utc_now() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
+std::vector<ReportTarget> adapter_inputs(const std::vector<std::string>& adapters) {
+  std::vector<ReportTarget> inputs;
+  for (const auto& spec : adapters) inputs.push_back({split_adapter_spec(spec).path, "adapter"});
+  return inputs;
 }
 
 std::string shell_quoted(const std::vector<std::string>& args) {

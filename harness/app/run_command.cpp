@@ -82,7 +82,9 @@ class RunCommand final : public Command {
       for (const auto& warning : expectations->warnings) std::cerr << warning << "\n";
       for (const auto& warning : unmatched_expectation_warnings(*expectations, ids)) std::cerr << warning << "\n";
     }
-    check_report_options({&junit_, &json_});
+    std::vector<ReportTarget> inputs = adapter_inputs(adapters_);
+    if (expectations) inputs.push_back({expectations_path_, "expectations file"});
+    check_report_options({&junit_, &json_}, inputs);
 
     RunReport report;
     report.started_utc = utc_now();
