@@ -14,6 +14,9 @@ int hostcb_main(const CaseRegistration& register_cases, int argc, char** argv) {
   int code = kExitFailed;
   try {
     code = exit_code_after_interrupt(run_cli(register_cases, std::vector<std::string>(argv, argv + argc)));
+  } catch (const PlanningInterrupted&) {
+    std::cerr << "hostcb: interrupted while planning; nothing ran, no report was written\n";
+    code = 128 + interrupt_signal();
   } catch (const std::exception& e) {
     std::cerr << "hostcb: internal error: " << e.what() << "\n";
   }

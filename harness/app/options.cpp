@@ -5,6 +5,7 @@
 
 #include "cuda/adapter_loader.hpp"
 #include "cuda/environment_capture.hpp"
+#include "exec/interrupt.hpp"
 #include "model/errors.hpp"
 
 namespace hostcb {
@@ -23,7 +24,14 @@ std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions
   selection.filter = options.filter;
   selection.include_controls = options.controls;
   for (const auto& text : options.axes) selection.overrides.push_back(parse_axis_override(text));
+  selection.interrupted = [] { return interrupt_signal() != 0; };  // ^C stops a long plan
   return registry.plan(selection);
+}
+
+void check_plan_size(std::size_t selected, int passes, const char* option) {
+  if (static_cast<std::uint64_t>(selected) * static_cast<std::uint64_t>(passes) > kMaxPlannedScenarios)
+    throw UsageError(str(option, " ", passes, " passes over ", selected, " scenarios are more than the ",
+                         kMaxPlannedScenarios, " one run plans; ask for fewer passes or scenarios"));
 }
 
 int device_ordinal(const std::string& text) {

@@ -30,6 +30,8 @@ struct SelectionOptions {
 };
 void add_selection_options(CLI::App* command, SelectionOptions& options);
 std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions& options);
+// Refuses `passes` (--repeat) runs of `selected` scenarios past kMaxPlannedScenarios.
+void check_plan_size(std::size_t selected, int passes, const char* option);
 
 // --device: an ordinal (0 to 9999), or with `allow_all` also "all".
 void add_device_option(CLI::App* command, std::string& device, bool allow_all);
