@@ -48,6 +48,7 @@
 #include <sys/stat.h>
 
 #include "python_embed.hpp"
+#include "python_program.hpp"
 
 namespace {
 
@@ -377,6 +378,7 @@ int init(const char* options) {
     return 1;
   }
   if (python.empty()) python = hostcb_python::find_on_path("python3");
+  if (!python.empty() && !hostcb_python::check_python_program(python, t_last_error)) return 1;
   if (!hostcb_python::start_interpreter(python, t_last_error)) return 1;
   bool ok;
   {
