@@ -13,6 +13,7 @@
 
 #include "cases/cases.hpp"
 #include "cases/layer_rules.hpp"
+#include "cuda/kernel_launch.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
 #include "callback/wait.hpp"
@@ -59,8 +60,7 @@ void device_fault_body(ScenarioRun& run) {
   auto* flag = static_cast<volatile int*>(release.get());
   *flag = 0;
   Stream stream = make_stream();
-  fault_when_released<<<1, 1, 0, stream.get()>>>(flag, want.kind);
-  HOSTCB_CUDA(cudaGetLastError());
+  HOSTCB_CUDA(launch_kernel(fault_when_released, 1, 1, stream.get(), flag, want.kind));
   run.set_launch(1, 1);
   if (stream_callback)
     run.forward().add_stream_callback(api, stream.get(), Probe::status_fn(), probe.user_data(0));

@@ -31,6 +31,7 @@
 #include "cases/fuzz/shrink.hpp"
 #include "cases/fuzz/stamps.hpp"
 #include "cases/layer_rules.hpp"
+#include "cuda/kernel_launch.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
 
@@ -183,8 +184,7 @@ class Executor {
     if (item.kind == ItemKind::host) {
       forward_.launch_host_func(api_, stream, Probe::host_fn(), probe_->user_data(item.id));
     } else if (item.kind == ItemKind::kernel) {
-      fuzz_tick<<<1, 1, 0, stream>>>(cells_ + item.id);
-      HOSTCB_CUDA(cudaGetLastError());
+      HOSTCB_CUDA(launch_kernel(fuzz_tick, 1, 1, stream, cells_ + item.id));
     } else {
       HOSTCB_CUDA(cudaMemcpyAsync(scratch_ + item.id, cells_ + item.id, sizeof(unsigned), cudaMemcpyDefault, stream));
     }
