@@ -23,6 +23,7 @@
 #include "cases/cases.hpp"
 #include "cases/host_chain.hpp"
 #include "cases/layer_rules.hpp"
+#include "cuda/kernel_launch.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
 #include "callback/wait.hpp"

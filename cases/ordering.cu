@@ -8,6 +8,7 @@
 #include "cases/cases.hpp"
 #include "cases/layer_rules.hpp"
 #include "cases/host_chain.hpp"
+#include "cuda/kernel_launch.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
 #include "cases/stamp_kernels.cuh"
@@ -30,11 +31,9 @@ Graph build_ordering_graph(ScenarioRun& run, cudaStream_t stream, StampCells* ce
     return graph;
   }
   return capture_for_build(run, stream, parse_build(run.param("build")), [&] {
-    stamp<<<1, 1, 0, stream>>>(cells);
-    HOSTCB_CUDA(cudaGetLastError());
+    HOSTCB_CUDA(launch_kernel(stamp, 1, 1, stream, cells));
     run.forward().launch_host_func(api, stream, Probe::host_fn(), site);
-    echo<<<1, 1, 0, stream>>>(cells, read_copy);
-    HOSTCB_CUDA(cudaGetLastError());
+    HOSTCB_CUDA(launch_kernel(echo, 1, 1, stream, cells, read_copy));
   });
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "cuda/cuda_check.hpp"
+#include "cuda/kernel_launch.hpp"
 #include "model/axes.hpp"
 
 namespace hostcb::cases {
@@ -27,11 +28,7 @@ void StreamGate::hold(cudaStream_t stream) {
     flag_ = make_pinned(sizeof(int));
     *static_cast<volatile int*>(flag_.get()) = 0;
   }
-  // cudaLaunchKernel returns this launch's own error; cudaGetLastError after <<<>>> would
-  // also return an earlier one (a contract scenario's, on this thread).
-  const volatile int* flag = static_cast<const volatile int*>(flag_.get());
-  void* args[] = {&flag};
-  HOSTCB_CUDA(cudaLaunchKernel(reinterpret_cast<const void*>(&spin_until_open), dim3(1), dim3(1), args, 0, stream));
+  HOSTCB_CUDA(launch_kernel(spin_until_open, 1, 1, stream, static_cast<const volatile int*>(flag_.get())));
 }
 
 void StreamGate::open() {

@@ -13,6 +13,7 @@
 //                     into the same graph (cudaStreamBeginCaptureToGraph, CUDA 12.3)
 #include "cases/cases.hpp"
 #include "cases/layer_rules.hpp"
+#include "cuda/kernel_launch.hpp"
 #include "model/errors.hpp"
 #include "cases/host_chain.hpp"
 #include "runner/scenario_run.hpp"
@@ -85,13 +86,11 @@ Graph build_mixed(ScenarioRun& run, cudaStream_t stream, StampCells* cells) {
     return graph;
   }
   return capture_for_build(run, stream, parse_build(run.param("build")), [&] {
-    stamp<<<1, 1, 0, stream>>>(cells);
-    HOSTCB_CUDA(cudaGetLastError());
+    HOSTCB_CUDA(launch_kernel(stamp, 1, 1, stream, cells));
     forward.launch_host_func(api, stream, Probe::host_fn(), probe.user_data(0));
     HOSTCB_CUDA(cudaMemcpyAsync(&cells->copied, &cells->from_host, sizeof(unsigned), cudaMemcpyDefault, stream));
     forward.launch_host_func(api, stream, Probe::host_fn(), probe.user_data(1));
-    echo<<<1, 1, 0, stream>>>(cells, read_copy);
-    HOSTCB_CUDA(cudaGetLastError());
+    HOSTCB_CUDA(launch_kernel(echo, 1, 1, stream, cells, read_copy));
   });
 }
 

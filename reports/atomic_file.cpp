@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -21,8 +23,14 @@ static std::string folder_of(const std::string& path) {
 }
 
 // Creates a unique temporary file beside `path`; returns its fd and fills `temp_path`.
+// The name is the report's, cut so that the suffix still fits in NAME_MAX: a legal
+// 254-character report name must not fail as "File name too long".
 static int open_temp_beside(const std::string& path, std::string& temp_path) {
-  std::string pattern = path + ".tmp-XXXXXX";
+  static constexpr char kSuffix[] = ".tmp-XXXXXX";
+  constexpr std::size_t kKeep = NAME_MAX - (sizeof kSuffix - 1);
+  const std::size_t slash = path.rfind('/');
+  const std::size_t name_start = slash == std::string::npos ? 0 : slash + 1;
+  std::string pattern = path.substr(0, name_start + std::min(path.size() - name_start, kKeep)) + kSuffix;
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
   int fd = mkstemp(name.data());

@@ -2,10 +2,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "model/environment.hpp"
 #include "model/errors.hpp"
 #include "model/json_input.hpp"
-#include "reports/input_file.hpp"
+#include "reports/results_file.hpp"
 #include "model/result.hpp"
 #include "model/result_json.hpp"
 
@@ -13,39 +15,7 @@ namespace hostcb {
 
 namespace {
 
-constexpr std::size_t kMaxInputBytes = std::size_t{1} << 30;
 constexpr int kMaxDevices = 4096;
-
-nlohmann::ordered_json read_json(const std::string& path, const char* what) {
-  JsonLimits limits;
-  limits.max_bytes = kMaxInputBytes;
-  std::string text = read_input_file(path, what, kMaxInputBytes);
-  try {
-    return parse_json_input(text, path, limits);
-  } catch (const UsageError& e) {  // "PATH:LINE:COLUMN: why"
-    throw UsageError(str(path, ": not a ", what, " (", std::string(e.what()).substr(path.size() + 1), ")"));
-  }
-}
-
-// The format and a version this build reads, before anything else is looked at.
-void check_format(const nlohmann::ordered_json& doc, const std::string& path, const char* format,
-                  std::initializer_list<int> versions, const char* what) {
-  if (!doc.is_object() || !doc.contains("format") || doc.at("format") != format)
-    throw UsageError(str(path, ": not a ", what, " (\"format\" is not \"", format, "\")"));
-  std::string known;  // "1", "1 or 2", "1, 2 or 3"
-  bool ok = false;
-  std::size_t i = 0;
-  for (int v : versions) {
-    known += str(i == 0 ? "" : i + 1 == versions.size() ? " or " : ", ", v);
-    ++i;
-    ok = ok || (doc.contains("format_version") && doc.at("format_version").is_number_integer() &&
-                doc.at("format_version") == v);
-  }
-  if (!ok)
-    throw UsageError(str(path, ": ", what, " format_version ",
-                         doc.contains("format_version") ? doc.at("format_version").dump().substr(0, 40) : "missing",
-                         "; this hostcb reads ", known));
-}
 
 std::string headline(const Result& r) {
   std::string text;
@@ -55,6 +25,24 @@ std::string headline(const Result& r) {
   else
     text += r.reason;
   return first_line(text);
+}
+
+// One cell from every result the file has for it (the --repeat passes): the worst one,
+// and, when there were several, how many of each ("pass 3 of 4; 1 failed, 3 passed").
+MatrixCell merged_cell(const std::vector<const Result*>& results) {
+  std::vector<Status> statuses;
+  for (const Result* r : results) statuses.push_back(r->status);
+  const Status worst = worst_status(statuses);
+  const Result* shown = *std::find_if(results.begin(), results.end(), [&](const Result* r) { return r->status == worst; });
+  if (results.size() == 1) return {worst, headline(*shown)};
+  std::string counts;
+  for (Status s : {Status::error, Status::failed, Status::xpass, Status::passed, Status::xfail, Status::skipped}) {
+    const auto n = std::count(statuses.begin(), statuses.end(), s);
+    if (n) counts += str(counts.empty() ? "" : ", ", n, " ", status_name(s));
+  }
+  const std::string which = shown->iteration > 0 ? str("pass ", shown->iteration, " of ", results.size())
+                                                 : str("1 of ", results.size(), " results");
+  return {worst, str(headline(*shown), " (", which, "; ", counts, ")")};
 }
 
 // A column without layers keeps the key it had before layers were keyed, so last night's
@@ -158,8 +146,8 @@ std::vector<std::string> Matrix::differing() const {
 }
 
 void add_results_file(Matrix& matrix, const std::string& path) {
-  nlohmann::ordered_json doc = read_json(path, "hostcb results file");
-  check_format(doc, path, "hostcb-results", {1, 2, 3}, "hostcb results file");
+  const ResultsFile file = read_results_file(path);
+  const nlohmann::ordered_json& doc = file.doc;
   try {
     const auto& env = doc.at("environment");
     MatrixColumn base;
@@ -180,8 +168,8 @@ void add_results_file(Matrix& matrix, const std::string& path) {
     if (default_device == kAllDevices) default_device = 0;
 
     std::map<int, std::size_t> column_of_device;
-    for (const auto& j : doc.at("results")) {
-      Result r = result_from_json(j);
+    std::map<std::pair<std::string, std::size_t>, std::vector<const Result*>> passes;  // a cell's results
+    for (const Result& r : file.results) {
       if (r.device >= kMaxDevices) throw std::invalid_argument(str("result ", r.id, ": device ", r.device));
       int device = r.device >= 0 ? r.device : default_device;
       auto found = column_of_device.find(device);
@@ -192,7 +180,9 @@ void add_results_file(Matrix& matrix, const std::string& path) {
         found = column_of_device.emplace(device, column_for(matrix, column)).first;
       }
       if (!matrix.cells.count(r.id)) matrix.scenarios.push_back(r.id);
-      matrix.cells[r.id][found->second] = MatrixCell{r.status, headline(r)};
+      auto& cell_results = passes[{r.id, found->second}];
+      cell_results.push_back(&r);
+      matrix.cells[r.id][found->second] = merged_cell(cell_results);
     }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(str(path, ": not a hostcb results file: ", e.what()));
@@ -249,8 +239,8 @@ std::string matrix_json(const Matrix& matrix) {
 }
 
 Matrix load_matrix_json(const std::string& path) {
-  nlohmann::ordered_json doc = read_json(path, "hostcb matrix");
-  check_format(doc, path, "hostcb-matrix", {1}, "hostcb matrix (give the JSON `hostcb report` wrote)");
+  nlohmann::ordered_json doc =
+      read_hostcb_document(path, "hostcb-matrix", {1}, "hostcb matrix (give the JSON `hostcb report` wrote)");
   Matrix matrix;
   try {
     std::map<std::string, std::size_t> index;

@@ -67,13 +67,21 @@ std::string checked_key(const ReportTarget& t) {
 
 }  // namespace
 
-void check_report_targets(const std::vector<ReportTarget>& targets) {
+void check_report_targets(const std::vector<ReportTarget>& targets, const std::vector<ReportTarget>& inputs) {
   std::map<std::string, const ReportTarget*> seen;
   for (const auto& t : targets) {
     auto [it, fresh] = seen.emplace(checked_key(t), &t);
     if (!fresh)
       throw UsageError(str(t.what, " '", t.path, "' and ", it->second->what, " '", it->second->path,
                            "' name the same file; each report needs its own"));
+  }
+  for (const auto& input : inputs) {
+    char canonical[PATH_MAX];
+    if (input.path.empty() || !::realpath(input.path.c_str(), canonical)) continue;  // its reader says why
+    auto it = seen.find(canonical);
+    if (it != seen.end())
+      throw UsageError(str(it->second->what, " '", it->second->path, "' is the ", input.what, " '", input.path,
+                           "' this command reads; writing it would replace it: name another file"));
   }
 }
 

@@ -17,8 +17,11 @@ struct ReportTarget {
 // '/', a directory, an existing FIFO, device node, socket or other non-regular file, a
 // symbolic link (the atomic rename would replace the link, not write through it), a
 // read-only file, a missing or non-folder parent, a folder that takes no new file, and
-// two targets naming the same file (compared by canonical folder and name).
-void check_report_targets(const std::vector<ReportTarget>& targets);
+// two targets naming the same file (compared by canonical folder and name), and a
+// target naming one of the command's `inputs` (a results file, the expectations file,
+// an adapter: "what" says which), through any link or ./ to it: the report would replace
+// what the command reads. Inputs that do not exist are left to their own readers.
+void check_report_targets(const std::vector<ReportTarget>& targets, const std::vector<ReportTarget>& inputs = {});
 
 struct ReportOutput {
   ReportTarget target;

@@ -45,12 +45,19 @@ class MultiReporter final : public Reporter {
   std::vector<std::unique_ptr<Reporter>> reporters_;
 };
 
+// What a report file holds while its run is under way: one error result,
+// hostcb/run=unfinished, saying that the run has not written its results.
+Result unfinished_run_marker(std::size_t planned);
+
 // Writes one file when the run finishes (JUnit, JSON), whole or not at all
-// (atomic_file.hpp). A failure is recorded in ReportFiles, never thrown.
+// (atomic_file.hpp). A failure is recorded in ReportFiles, never thrown. When the run
+// starts, the file is replaced by one holding only unfinished_run_marker(): a hostcb
+// killed before the end (SIGKILL) leaves that, not the previous run's report.
 class FileReporter final : public Reporter {
  public:
   using Render = std::string (*)(const RunReport&);
   FileReporter(std::string path, Render render) : path_(std::move(path)), render_(render) {}
+  void run_started(const Environment& environment, std::size_t planned) override;
   void run_finished(const RunReport& report, ReportFiles& files) override;
 
  private:

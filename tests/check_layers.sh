@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The layering rule, checked on the source: each folder includes only the layers below it
 # (harness/CMakeLists.txt draws them), and only the CUDA-side layers include a CUDA header.
+# Also: cases/ launch kernels only through launch_kernel() (no <<<>>>, no last-error reads).
 # Prints each include that breaks the rule and exits 1; exits 0 when none does.
 set -uo pipefail
 root="${1:-$(dirname "$0")/..}"
@@ -45,5 +46,11 @@ for layer in "${!allowed[@]}"; do
     fi
   done < <(grep -nE '^\s*#\s*include' -r "$dir" --include='*.cpp' --include='*.hpp' --include='*.cu' --include='*.cuh' | sed -E 's/#\s*include/#include/')
 done
-if [ "$bad" = 0 ]; then echo "check_layers: every include goes down"; fi
+# A scenario checks its kernel launches by their own return codes (cuda/kernel_launch.hpp):
+# cudaGetLastError() after <<<>>> would also return an error an earlier scenario left.
+while IFS= read -r hit; do
+  echo "$hit: launch kernels with launch_kernel(), not <<<>>> and cudaGetLastError()"
+  bad=1
+done < <(grep -nE '<<<|cudaGetLastError|cudaPeekAtLastError' -r cases --include='*.cu' --include='*.cuh' --include='*.cpp' --include='*.hpp')
+if [ "$bad" = 0 ]; then echo "check_layers: every include goes down; cases check kernel launches by their own codes"; fi
 exit "$bad"

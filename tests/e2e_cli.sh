@@ -54,7 +54,36 @@ rc=$?
 "$stub" result "$work/ff.log" "stub/behave=pass/copy=1" 2>"$work/r-bad.err" >/dev/null
 rc=$?
 [ $rc -eq 2 ] || fail "result from a file that is not a results file: exit $rc, expected 2"
+# An xfail is a pass for result (0), an xpass a failure (1), as for run.
+fixtures="$(dirname "$0")/expectations"
+"$stub" run --filter 'stub/behave=fail/*' --expectations "$fixtures/known_stub_failures.jsonc" --json "$work/xfail.json" >/dev/null 2>&1
+"$stub" result "$work/xfail.json" stub/behave=fail/copy=1 >"$work/r-xfail.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q 'XFAIL' "$work/r-xfail.log" || fail "result for an xfail: exit $rc, expected 0: $(cat "$work/r-xfail.log")"
+"$stub" run --filter 'stub/behave=pass/*' --expectations "$fixtures/fixed_bug.jsonc" --json "$work/xpass.json" >/dev/null 2>&1
+"$stub" result "$work/xpass.json" stub/behave=pass/copy=1 >"$work/r-xpass.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q 'XPASS' "$work/r-xpass.log" || fail "result for an xpass: exit $rc, expected 1: $(cat "$work/r-xpass.log")"
 echo "cli: hostcb result maps each status to its exit code"
+
+# report: 1 when a report could not be written. With no file size allowed (ulimit -f 0)
+# the path passes the check before the merge (an empty file is made and removed) and the
+# write fails.
+# (stderr through a pipe: the limit applies to files)
+( trap '' XFSZ; ulimit -f 0; exec "$stub" report "$work/r.json" --markdown "$work/m.md" ) 2>&1 >/dev/null | cat >"$work/report-lost.log"
+rc=${PIPESTATUS[0]}
+[ $rc -eq 1 ] && grep -q "cannot write Markdown report '$work/m.md'" "$work/report-lost.log" ||
+  fail "report whose output cannot be written: exit $rc, expected 1: $(cat "$work/report-lost.log")"
+"$stub" report "$work/r.json" --markdown "$work/m.md" >/dev/null 2>&1 || fail "report: exit $?, expected 0"
+echo "cli: report exits 1 when an output is lost"
+
+# self-test over the stub's controls: one escapes (a control that passes), so it exits 1.
+"$stub" self-test >"$work/self.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q '^exit 1: a known-bad control escaped' "$work/self.log" &&
+  grep -q 'stub_control/case=escapes .* NO ' "$work/self.log" || fail "self-test with an escaping control: exit $rc: $(cat "$work/self.log")"
+echo "cli: self-test exits 1 when a control escapes"
+
 
 # --repeat runs the selection N times in one worker, each result with its pass number;
 # --until-fail stops at the pass that fails and leaves the later ones out.

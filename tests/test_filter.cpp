@@ -36,6 +36,7 @@ TEST_CASE("a filter with only negatives keeps everything else", "[filter]") {
 }
 
 TEST_CASE("empty patterns are errors", "[filter]") {
+  CHECK_THROWS_AS(Filter::parse(""), UsageError);  // an unset $FILTER is not a full run
   CHECK_THROWS_AS(Filter::parse("a::b"), UsageError);
   CHECK_THROWS_AS(Filter::parse("a:"), UsageError);
   CHECK_THROWS_AS(Filter::parse("a-"), UsageError);
@@ -56,6 +57,8 @@ TEST_CASE("axis overrides: ranges of whole numbers, mixed with single values", "
   CHECK(parse_axis_override("seed=1-1000").values.size() == 1000);
   CHECK(parse_axis_override("seed=1-1000000").values.size() == 1000000);
   for (const char* bad : {"seed=3-1", "seed=1-", "seed=-3", "seed=a-3", "seed=1-2-3", "seed=1-3,2",
-                          "seed=0-1000000", "seed=1-1000000,1000001"})
+                          "seed=0-1000000", "seed=1-1000000,1000001", "seed=5-9,1-5", "seed=1-5,3-4", "seed=9,1-9"})
     CHECK_THROWS_AS(parse_axis_override(bad), UsageError);
+  CHECK(parse_axis_override("seed=6-9,1-5,10").values.size() == 10);
+  CHECK(parse_axis_override("seed=1-5,007").values.size() == 6);  // "007" is not 7: the axis refuses it later
 }

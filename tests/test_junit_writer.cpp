@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -33,7 +35,9 @@ bool xmllint(const std::string& arguments) {
 }
 
 std::string xmllint_output(const std::string& arguments) {
-  std::string out_path = std::string(HOSTCB_TEST_TMP) + "/xmllint.out";
+  // One file per test process: CTest runs test cases side by side (-j), and a shared
+  // file let one case read another's xmllint output.
+  std::string out_path = std::string(HOSTCB_TEST_TMP) + "/xmllint." + std::to_string(::getpid()) + ".out";
   std::system((std::string(HOSTCB_XMLLINT) + " " + arguments + " >" + out_path + " 2>&1").c_str());
   return read_file(out_path);
 }

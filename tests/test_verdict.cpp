@@ -52,3 +52,17 @@ TEST_CASE("an interrupt outranks failures", "[verdict]") {
   CHECK(v.exit_code == 128 + SIGTERM);
   CHECK(v.why == "interrupted by SIGTERM; 1 scenario(s) not run");
 }
+
+TEST_CASE("a run of only xfails and skips passed nothing: 77, not 0", "[verdict]") {
+  // A listed failure that failed as listed is no pass: with nothing else, nothing passed.
+  Verdict v = run_verdict(outcome({with(Status::xfail), with(Status::skipped, "excluded: x"), with(Status::xfail)}));
+  CHECK(v.exit_code == kExitNothingRan);
+  CHECK(v.why == "nothing passed: 2 xfail, 1 skipped");
+  CHECK(run_verdict(outcome({with(Status::xfail)})).exit_code == kExitNothingRan);
+}
+
+TEST_CASE("an error alone fails the run, and the line names it", "[verdict]") {
+  Verdict v = run_verdict(outcome({with(Status::error, "crashed"), with(Status::skipped, "excluded: x")}));
+  CHECK(v.exit_code == kExitFailed);
+  CHECK(v.why == "1 error");
+}

@@ -46,7 +46,7 @@ class BenchCommand final : public Command {
   std::vector<std::string> adapters() const override { return adapters_; }
 
   int run(const Registry&, const std::string& command_line) override {
-    check_report_options({&json_, &html_});
+    check_report_options({&json_, &html_}, adapter_inputs(adapters_));
     options_.device = device_ordinal(device_);
     Environment env = environment_for(options_.device, command_line);
     if (!env.gpu_usable) {

@@ -51,6 +51,25 @@ std::string unexpected(const CLI::App& app, const std::vector<std::string>& extr
   return text + where;
 }
 
+// What hostcb echoes of the command line, made one visible line: control characters (an
+// escape sequence in a filter, a newline in an axis) as \xNN, so a message cannot rewrite
+// the terminal or forge a line of its own.
+std::string printable(const std::string& text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte != 0x7f) {
+      out += c;
+    } else {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 int run_cli(const CaseRegistration& register_cases, const std::vector<std::string>& args) {
@@ -71,7 +90,7 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
     for (const auto* p : parsers) known = known || p->get_name() == args[1];
     if (!known) {
       std::string hint = closest_match(args[1], names_of(parsers));
-      std::cerr << "hostcb: unknown subcommand '" << args[1] << "'"
+      std::cerr << "hostcb: unknown subcommand '" << printable(args[1]) << "'"
                 << (hint.empty() ? "" : "; did you mean '" + hint + "'?") << " (see hostcb --help)\n";
       return kExitUsage;
     }
@@ -88,10 +107,10 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
     std::vector<std::string> extras = app.remaining();
     for (const auto* p : parsers)
       if (p->parsed()) extras = p->remaining();
-    std::cerr << "hostcb: " << unexpected(app, extras.empty() ? app.remaining() : extras) << " (see hostcb --help)\n";
+    std::cerr << "hostcb: " << printable(unexpected(app, extras.empty() ? app.remaining() : extras)) << " (see hostcb --help)\n";
     return kExitUsage;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "hostcb: " << e.what() << " (see hostcb --help)\n";
+    std::cerr << "hostcb: " << printable(e.what()) << " (see hostcb --help)\n";
     return kExitUsage;
   }
 
@@ -108,7 +127,7 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
     register_cases(registry);
     return chosen->run(registry, shell_quoted(args));
   } catch (const UsageError& e) {
-    std::cerr << "hostcb: " << e.what() << "\n";
+    std::cerr << "hostcb: " << printable(e.what()) << "\n";
     return kExitUsage;
   }
 }

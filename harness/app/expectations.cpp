@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_set>
 
 #include "model/errors.hpp"
 #include "model/filter.hpp"
@@ -159,25 +160,38 @@ Expectation read_entry(const Json& entry, const std::string& path, const SourceM
   return e;
 }
 
-bool same_range(const std::optional<VersionRange>& a, const std::optional<VersionRange>& b) {
-  return a.has_value() == b.has_value() && (!a || (a->min == b->min && a->max == b->max));
-}
-
 // An entry with the id and ranges of an earlier one never applies: the first one wins.
+// Keyed by id and both ranges, so 150,000 entries for one id cost a map, not their square.
 std::vector<std::string> duplicate_warnings(const Expectations& expectations) {
+  auto range_key = [](const std::optional<VersionRange>& r) { return r ? "[" + r->min + "," + r->max + "]" : std::string("-"); };
   std::vector<std::string> warnings;
-  std::map<std::string, std::vector<const Expectation*>> by_id;
+  std::map<std::string, const Expectation*> first_with;
   for (const auto& e : expectations.entries) {
-    auto& earlier = by_id[e.id_pattern];
-    for (const Expectation* first : earlier)
-      if (same_range(first->driver, e.driver) && same_range(first->runtime, e.runtime)) {
-        warnings.push_back(str(expectations.path, ":", e.line, ": warning: the same id and versions as the entry at line ",
-                               first->line, ": this one never applies"));
-        break;
-      }
-    earlier.push_back(&e);
+    // The id last: it may hold any character, the ranges only digits and dots.
+    auto [it, fresh] = first_with.emplace(range_key(e.driver) + " " + range_key(e.runtime) + " " + e.id_pattern, &e);
+    if (!fresh)
+      warnings.push_back(str(expectations.path, ":", e.line, ": warning: the same id and versions as the entry at line ",
+                             it->second->line, ": this one never applies"));
   }
   return warnings;
+}
+
+bool is_literal(const std::string& glob) { return glob.find_first_of("*?") == std::string::npos; }
+
+// The entries by glob, in file order, so that a lookup costs one match per distinct
+// glob with a wildcard, and one hash lookup for all the exact ids.
+void index_entries(Expectations& expectations) {
+  std::map<std::string, std::size_t> glob_slot;
+  for (std::size_t i = 0; i < expectations.entries.size(); ++i) {
+    const std::string& glob = expectations.entries[i].id_pattern;
+    if (is_literal(glob)) {
+      expectations.exact_ids[glob].push_back(i);
+      continue;
+    }
+    auto [it, fresh] = glob_slot.emplace(glob, expectations.globs.size());
+    if (fresh) expectations.globs.push_back({glob, {}});
+    expectations.globs[it->second].second.push_back(i);
+  }
 }
 
 }  // namespace
@@ -226,6 +240,7 @@ Expectations parse_expectations(const std::string& text, const std::string& path
   const auto& entries = doc.at("expectations");
   for (std::size_t i = 0; i < entries.size(); ++i) result.entries.push_back(read_entry(entries[i], path, map, i));
   result.warnings = duplicate_warnings(result);
+  index_entries(result);
   return result;
 }
 
@@ -235,12 +250,18 @@ Expectations load_expectations(const std::string& path) {
 
 std::vector<std::string> unmatched_expectation_warnings(const Expectations& expectations,
                                                         const std::vector<std::string>& planned_ids) {
+  const std::unordered_set<std::string> ids(planned_ids.begin(), planned_ids.end());
+  std::vector<bool> matched(expectations.entries.size(), false);
+  for (const auto& [id, entries] : expectations.exact_ids)
+    if (ids.count(id))
+      for (std::size_t i : entries) matched[i] = true;
+  for (const auto& [glob, entries] : expectations.globs)  // each distinct glob once
+    if (std::any_of(planned_ids.begin(), planned_ids.end(), [&](const std::string& id) { return glob_match(glob, id); }))
+      for (std::size_t i : entries) matched[i] = true;
   std::vector<std::string> warnings;
-  for (const auto& e : expectations.entries) {
-    bool matched = false;
-    for (const auto& id : planned_ids)
-      if ((matched = glob_match(e.id_pattern, id))) break;
-    if (!matched)
+  for (std::size_t i = 0; i < expectations.entries.size(); ++i) {
+    const Expectation& e = expectations.entries[i];
+    if (!matched[i])
       warnings.push_back(str(expectations.path, ":", e.line, ": warning: \"", e.id_pattern,
                              "\" matches no planned scenario"));
   }
@@ -248,13 +269,22 @@ std::vector<std::string> unmatched_expectation_warnings(const Expectations& expe
 }
 
 const Expectation* find_expectation(const Expectations& expectations, const std::string& id, const Environment& env) {
-  for (const auto& e : expectations.entries) {
-    if (!glob_match(e.id_pattern, id)) continue;
-    if (e.driver && !e.driver->contains(env.driver)) continue;
-    if (e.runtime && !e.runtime->contains(cuda_version_string(env.runtime_version))) continue;
-    return &e;
-  }
-  return nullptr;
+  const std::string runtime = cuda_version_string(env.runtime_version);
+  std::size_t first = expectations.entries.size();  // the first entry that applies, in file order
+  auto consider = [&](const std::vector<std::size_t>& entries) {
+    for (std::size_t i : entries) {
+      if (i >= first) return;
+      const Expectation& e = expectations.entries[i];
+      if (e.driver && !e.driver->contains(env.driver)) continue;
+      if (e.runtime && !e.runtime->contains(runtime)) continue;
+      first = i;
+      return;
+    }
+  };
+  if (auto exact = expectations.exact_ids.find(id); exact != expectations.exact_ids.end()) consider(exact->second);
+  for (const auto& [glob, entries] : expectations.globs)
+    if (entries.front() < first && glob_match(glob, id)) consider(entries);
+  return first < expectations.entries.size() ? &expectations.entries[first] : nullptr;
 }
 
 void apply_expectation(Result& r, const Expectations& expectations, const Environment& env) {

@@ -22,6 +22,8 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/environment.hpp"
@@ -48,6 +50,10 @@ struct Expectations {
   std::string path;
   std::vector<Expectation> entries;
   std::vector<std::string> warnings;  // "PATH:LINE: warning: ...", one per duplicate entry
+  // The entries' indices by glob, in file order (parse_expectations makes them): a lookup
+  // is one hash lookup for the exact ids and one match per distinct wildcard glob.
+  std::unordered_map<std::string, std::vector<std::size_t>> exact_ids;
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> globs;
 };
 
 // Throws UsageError "PATH:LINE:COLUMN: what is wrong" for a file that cannot be read, is

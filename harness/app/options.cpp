@@ -2,10 +2,10 @@
 
 #include <charconv>
 #include <cmath>
-#include <ctime>
 
 #include "cuda/adapter_loader.hpp"
 #include "cuda/environment_capture.hpp"
+#include "exec/interrupt.hpp"
 #include "model/errors.hpp"
 
 namespace hostcb {
@@ -24,7 +24,14 @@ std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions
   selection.filter = options.filter;
   selection.include_controls = options.controls;
   for (const auto& text : options.axes) selection.overrides.push_back(parse_axis_override(text));
+  selection.interrupted = [] { return interrupt_signal() != 0; };  // ^C stops a long plan
   return registry.plan(selection);
+}
+
+void check_plan_size(std::size_t selected, int passes, const char* option) {
+  if (static_cast<std::uint64_t>(selected) * static_cast<std::uint64_t>(passes) > kMaxPlannedScenarios)
+    throw UsageError(str(option, " ", passes, " passes over ", selected, " scenarios are more than the ",
+                         kMaxPlannedScenarios, " one run plans; ask for fewer passes or scenarios"));
 }
 
 int device_ordinal(const std::string& text) {
@@ -124,20 +131,17 @@ void add_report_option(CLI::App* command, ReportOption& report, const std::strin
   report.option = command->add_option(name, report.path, help)->type_name("FILE");
 }
 
-void check_report_options(const std::vector<const ReportOption*>& reports) {
+void check_report_options(const std::vector<const ReportOption*>& reports, const std::vector<ReportTarget>& inputs) {
   std::vector<ReportTarget> targets;
   for (const ReportOption* r : reports)
     if (r->given()) targets.push_back({r->path, r->what});
-  check_report_targets(targets);
+  check_report_targets(targets, inputs);
 }
 
-std::string utc_now() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
+std::vector<ReportTarget> adapter_inputs(const std::vector<std::string>& adapters) {
+  std::vector<ReportTarget> inputs;
+  for (const auto& spec : adapters) inputs.push_back({split_adapter_spec(spec).path, "adapter"});
+  return inputs;
 }
 
 std::string shell_quoted(const std::vector<std::string>& args) {

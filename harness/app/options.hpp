@@ -10,6 +10,7 @@
 #include "model/environment.hpp"
 #include "model/registry.hpp"
 #include "reports/report_targets.hpp"
+#include "reports/utc_time.hpp"  // utc_now()
 
 namespace hostcb {
 
@@ -29,6 +30,8 @@ struct SelectionOptions {
 };
 void add_selection_options(CLI::App* command, SelectionOptions& options);
 std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions& options);
+// Refuses `passes` (--repeat) runs of `selected` scenarios past kMaxPlannedScenarios.
+void check_plan_size(std::size_t selected, int passes, const char* option);
 
 // --device: an ordinal (0 to 9999), or with `allow_all` also "all".
 void add_device_option(CLI::App* command, std::string& device, bool allow_all);
@@ -61,10 +64,12 @@ struct ReportOption {
   bool given() const { return option && option->count() > 0; }
 };
 void add_report_option(CLI::App* command, ReportOption& report, const std::string& name, const std::string& help);
-// Refuses, before anything runs, any given report path that cannot be written (reports/report_targets.hpp).
-void check_report_options(const std::vector<const ReportOption*>& reports);
+// Refuses, before anything runs, any given report path that cannot be written or that
+// names one of the command's `inputs` (reports/report_targets.hpp).
+void check_report_options(const std::vector<const ReportOption*>& reports, const std::vector<ReportTarget>& inputs = {});
+// The files a list of --adapter PATH[@OPTIONS] reads, as inputs for check_report_options.
+std::vector<ReportTarget> adapter_inputs(const std::vector<std::string>& adapters);
 
-std::string utc_now();  // ISO 8601, e.g. 2026-11-30T00:07:10Z
 std::string shell_quoted(const std::vector<std::string>& args);
 
 }  // namespace hostcb

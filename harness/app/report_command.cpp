@@ -29,7 +29,10 @@ class ReportCommand final : public Command {
   }
 
   int run(const Registry&, const std::string&) override {
-    check_report_options({&markdown_, &html_, &json_});
+    std::vector<ReportTarget> inputs;  // an output must not replace what it is made from
+    for (const auto& path : results_) inputs.push_back({path, "results file"});
+    if (!previous_.empty()) inputs.push_back({previous_, "previous matrix"});
+    check_report_options({&markdown_, &html_, &json_}, inputs);
     MatrixReport report;
     report.generated_utc = utc_now();
     for (const auto& path : results_) add_results_file(report.matrix, path);

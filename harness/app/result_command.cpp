@@ -1,15 +1,12 @@
 // hostcb result: one scenario's result from a `run --json` file, printed as the console
 // prints it, and its status as the exit code. CTest's per-family mode runs each family
 // once and gives every scenario its own test through this (cmake/HostcbScenarioTests.cmake).
-#include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "app/cli.hpp"
 #include "app/command.hpp"
-#include "model/errors.hpp"
-#include "model/result_json.hpp"
 #include "reports/console_reporter.hpp"
+#include "reports/results_file.hpp"
 
 namespace hostcb {
 
@@ -21,27 +18,35 @@ class ResultCommand final : public Command {
     CLI::App* result = app.add_subcommand("result", "print one scenario's result from a run --json file; exit with its status");
     result->add_option("results", path_, "a hostcb run --json file")->type_name("FILE")->required();
     result->add_option("id", id_, "the scenario id")->type_name("ID")->required();
-    result->footer("Exit codes: 0 passed (or xfail), 1 failed, error or xpass, or no result for the id in the file,\n"
+    result->footer("Every result the file has for the id is printed (each --repeat pass, each device of --device\n"
+                   "all); the exit code is the worst one's.\n"
+                   "Exit codes: 0 passed (or xfail), 1 failed, error or xpass, or no result for the id in the file,\n"
                    "2 usage error (not a results file), 77 skipped.");
     return result;
   }
 
   int run(const Registry&, const std::string&) override {
-    std::ifstream in(path_);
-    if (!in) throw UsageError("cannot read the results file " + path_);
-    nlohmann::ordered_json doc = nlohmann::ordered_json::parse(in, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object() || doc.value("format", "") != "hostcb-results" ||
-        !doc.contains("results") || !doc["results"].is_array())
-      throw UsageError(path_ + ": not a hostcb results file");
-    for (const auto& entry : doc["results"]) {
-      if (!entry.is_object() || entry.value("id", "") != id_) continue;
-      Result r = result_from_json(entry);
-      ConsoleReporter(Verbosity::verbose, ColorMode::never).on_result(r, 0, 1);
-      if (r.status == Status::skipped) return kExitNothingRan;
-      return is_bad(r.status) ? kExitFailed : kExitPassed;
+    // The reader and format check `report` uses: a FIFO, a folder, a missing key or an
+    // unknown format_version is exit 2 with one line, never a hang or an internal error.
+    const ResultsFile file = read_results_file(path_);
+    std::vector<const Result*> found;  // every pass (--repeat) and device (--device all)
+    for (const Result& r : file.results)
+      if (r.id == id_) found.push_back(&r);
+    if (found.empty()) {
+      std::cout << "no result for " << id_ << " in " << path_ << ": the family's run did not reach it\n";
+      return kExitFailed;
     }
-    std::cout << "no result for " << id_ << " in " << path_ << ": the family's run did not reach it\n";
-    return kExitFailed;
+    ConsoleReporter console(Verbosity::verbose, ColorMode::never);
+    std::vector<Status> statuses;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      console.on_result(*found[i], i, found.size());
+      statuses.push_back(found[i]->status);
+    }
+    const Status worst = worst_status(statuses);
+    if (found.size() > 1)
+      std::cout << found.size() << " results for " << id_ << "; the worst: " << status_name(worst) << "\n";
+    if (worst == Status::skipped) return kExitNothingRan;
+    return is_bad(worst) ? kExitFailed : kExitPassed;
   }
 
  private:

@@ -70,6 +70,7 @@ class RunCommand final : public Command {
     if (quiet_ && verbose_) throw UsageError("--quiet and --verbose contradict each other: give one");
     if (until_fail_ && repeat_ == 1) repeat_ = kUntilFailDefault;
     const std::vector<Scenario> selected = make_plan(registry, selection_);
+    check_plan_size(selected.size(), repeat_, until_fail_ ? "--until-fail" : "--repeat");
     std::vector<Scenario> plan;  // the selection, --repeat times over: one worker runs them all
     for (int k = 0; k < repeat_; ++k) plan.insert(plan.end(), selected.begin(), selected.end());
     if (budget_s_ > 0) check_budget(selected);
@@ -82,7 +83,9 @@ class RunCommand final : public Command {
       for (const auto& warning : expectations->warnings) std::cerr << warning << "\n";
       for (const auto& warning : unmatched_expectation_warnings(*expectations, ids)) std::cerr << warning << "\n";
     }
-    check_report_options({&junit_, &json_});
+    std::vector<ReportTarget> inputs = adapter_inputs(adapters_);
+    if (expectations) inputs.push_back({expectations_path_, "expectations file"});
+    check_report_options({&junit_, &json_}, inputs);
 
     RunReport report;
     report.started_utc = utc_now();

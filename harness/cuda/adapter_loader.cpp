@@ -141,16 +141,38 @@ std::vector<std::pair<void*, std::string>> g_libraries;
 
 }  // namespace
 
+namespace {
+
+bool names_something(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// A path without a '/' is a file in the current folder, as the docs say, not a name for
+// dlopen to look up in the library path ("cannot open shared object file").
+std::string as_file_path(const std::string& path) {
+  return path.empty() || path.find('/') != std::string::npos ? path : "./" + path;
+}
+
+AdapterSpec spec_split_at(const std::string& spec, std::size_t at) {
+  if (at == std::string::npos) return {as_file_path(spec), "", false, spec};
+  return {as_file_path(spec.substr(0, at)), spec.substr(at + 1), true, spec.substr(0, at)};
+}
+
+}  // namespace
+
 AdapterSpec split_adapter_spec(const std::string& spec) {
   // A folder may hold an '@': the path is the longest prefix that names a file, so that
   // "/opt/a@b/x.so@name=y" is /opt/a@b/x.so with options "name=y".
-  struct stat st {};
-  if (::stat(spec.c_str(), &st) == 0) return {spec, "", false, spec};
+  if (names_something(spec)) return spec_split_at(spec, std::string::npos);
   for (std::size_t at = spec.rfind('@'); at != std::string::npos && at > 0; at = spec.rfind('@', at - 1))
-    if (::stat(spec.substr(0, at).c_str(), &st) == 0) return {spec.substr(0, at), spec.substr(at + 1), true, spec.substr(0, at)};
-  std::size_t at = spec.find('@');  // nothing there: the first '@' names the missing file
-  if (at == std::string::npos) return {spec, "", false, spec};
-  return {spec.substr(0, at), spec.substr(at + 1), true, spec.substr(0, at)};
+    if (names_something(spec.substr(0, at))) return spec_split_at(spec, at);
+  // Nothing there: the missing file runs from its deepest existing folder to the next '@'
+  // ("/x/a@b/nope.so@o=1" with a folder a@b names /x/a@b/nope.so, not /x/a).
+  std::size_t folder_end = 0;
+  for (std::size_t slash = spec.find('/'); slash != std::string::npos; slash = spec.find('/', slash + 1))
+    if (names_something(spec.substr(0, slash + 1))) folder_end = slash + 1;
+  return spec_split_at(spec, spec.find('@', folder_end));
 }
 
 namespace {

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
-#include <regex>
 
 #include "model/errors.hpp"
 
@@ -62,8 +61,16 @@ bool ends_with(const std::string& text, const std::string& tail) {
 }  // namespace
 
 bool is_ready_name(const std::string& spec) {
-  static const std::regex ready("[A-Za-z0-9_]+:[A-Za-z0-9_]+");
-  return std::regex_match(spec.substr(0, spec.find('@')), ready) && !exists(spec.substr(0, spec.find('@')));
+  // A loop, not std::regex: regex_match recurses once per character and a long argument
+  // ran it out of stack (SIGSEGV on 30,000 letters).
+  const std::string name = spec.substr(0, spec.find('@'));
+  const std::size_t colon = name.find(':');
+  auto word = [](const std::string& text) {
+    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+      return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+  };
+  return colon != std::string::npos && word(name.substr(0, colon)) && word(name.substr(colon + 1)) && !exists(name);
 }
 
 std::string resolve_ready_name(const std::string& spec, const std::vector<std::string>& loaded) {

@@ -1,7 +1,9 @@
 #include "model/filter.hpp"
 
 #include <algorithm>
-#include <set>
+#include <iterator>
+#include <optional>
+#include <unordered_set>
 
 #include "model/axes.hpp"
 #include "model/errors.hpp"
@@ -43,6 +45,8 @@ static std::vector<std::string> split_patterns(const std::string& text, const st
 }
 
 Filter Filter::parse(const std::string& text) {
+  // An unset variable ($FILTER) must not turn into a full run: '' is refused like ':'.
+  if (text.empty()) throw UsageError("the filter is empty; leave --filter out to select every scenario");
   Filter filter;
   std::size_t dash = text.find('-');
   std::string pos = text.substr(0, dash);
@@ -67,20 +71,37 @@ bool all_digits(const std::string& text) {
   return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
 }
 
-// "A-B" (whole numbers, A <= B): the values A, A+1, ..., B; otherwise the text itself.
-std::vector<std::string> expand_range(const std::string& text, const std::string& option) {
+struct Range {
+  long long first, last;
+};
+
+// "A-B" (whole numbers, A <= B), or nullopt for a single value.
+std::optional<Range> range_of(const std::string& text, const std::string& option) {
   std::size_t dash = text.find('-');
-  if (dash == std::string::npos) return {text};
+  if (dash == std::string::npos) return std::nullopt;
   std::string from = text.substr(0, dash), to = text.substr(dash + 1);
   if (!all_digits(from) || !all_digits(to) || from.size() > 12 || to.size() > 12)
     throw UsageError(str("--axis '", option, "': a range is FIRST-LAST in whole numbers; got '", text, "'"));
-  long long first = std::stoll(from), last = std::stoll(to);
-  if (first > last) throw UsageError(str("--axis '", option, "': the range '", text, "' runs backwards"));
-  if (static_cast<unsigned long long>(last - first) >= kMaxAxisValues)
+  Range range{std::stoll(from), std::stoll(to)};
+  if (range.first > range.last) throw UsageError(str("--axis '", option, "': the range '", text, "' runs backwards"));
+  if (static_cast<unsigned long long>(range.last - range.first) >= kMaxAxisValues)
     throw UsageError(str("--axis '", option, "' gives more than ", kMaxAxisValues, " values"));
-  std::vector<std::string> values;
-  for (long long v = first; v <= last; ++v) values.push_back(std::to_string(v));
-  return values;
+  return range;
+}
+
+// A value given twice, through ranges that overlap or a single value inside a range
+// (a range's values are distinct by construction: no set of a million strings).
+std::optional<long long> repeated(std::vector<Range> ranges, const std::unordered_set<std::string>& singles) {
+  std::sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) { return a.first < b.first; });
+  for (std::size_t i = 1; i < ranges.size(); ++i)
+    if (ranges[i].first <= ranges[i - 1].last) return ranges[i].first;
+  for (const auto& single : singles) {
+    if (!all_digits(single) || single.size() > 12 || std::to_string(std::stoll(single)) != single) continue;
+    const long long v = std::stoll(single);
+    auto after = std::upper_bound(ranges.begin(), ranges.end(), v, [](long long x, const Range& r) { return x < r.first; });
+    if (after != ranges.begin() && v <= std::prev(after)->last) return v;
+  }
+  return std::nullopt;
 }
 }  // namespace
 
@@ -91,21 +112,25 @@ AxisOverride parse_axis_override(const std::string& text) {
   AxisOverride override_;
   override_.axis = text.substr(0, eq);
   std::string rest = text.substr(eq + 1);
-  std::set<std::string> seen;
+  std::unordered_set<std::string> singles;
+  std::vector<Range> ranges;
   std::size_t start = 0;
   while (true) {
     std::size_t comma = rest.find(',', start);
     std::string item = rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (item.empty()) throw UsageError(str("--axis '", text, "' has an empty value"));
-    for (auto& value : expand_range(item, text)) {
-      if (!seen.insert(value).second) throw UsageError(str("--axis '", text, "' lists '", value, "' twice"));
-      if (seen.size() > kMaxAxisValues)
-        throw UsageError(str("--axis '", text, "' gives more than ", kMaxAxisValues, " values"));
-      override_.values.push_back(std::move(value));
-    }
+    const std::optional<Range> range = range_of(item, text);
+    const std::size_t more = range ? static_cast<std::size_t>(range->last - range->first + 1) : 1;
+    if (override_.values.size() + more > kMaxAxisValues)
+      throw UsageError(str("--axis '", text, "' gives more than ", kMaxAxisValues, " values"));
+    if (!range && !singles.insert(item).second) throw UsageError(str("--axis '", text, "' lists '", item, "' twice"));
+    if (range) ranges.push_back(*range);
+    if (!range) override_.values.push_back(item);
+    for (long long v = range ? range->first : 1; range && v <= range->last; ++v) override_.values.push_back(std::to_string(v));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
+  if (auto twice = repeated(ranges, singles)) throw UsageError(str("--axis '", text, "' lists '", *twice, "' twice"));
   return override_;
 }
 

@@ -15,7 +15,7 @@ bool glob_match(const std::string& pattern, const std::string& text);
 
 class Filter {
  public:
-  // Throws UsageError on an empty pattern (e.g. "a::b").
+  // Throws UsageError on an empty filter ("") or an empty pattern (e.g. "a::b").
   static Filter parse(const std::string& text);
   bool matches(const std::string& id) const;
   // A pattern that is just a family's name means every scenario of it: "replay" is

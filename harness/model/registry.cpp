@@ -4,6 +4,8 @@
 #include <stdexcept>
 
 #include "model/errors.hpp"
+#include "model/glob_set.hpp"
+#include "model/selected_combinations.hpp"
 #include "model/suggest.hpp"
 
 namespace hostcb {
@@ -88,40 +90,64 @@ std::vector<Scenario> Registry::plan(const Selection& selection) const {
   Filter filter = Filter::parse(selection.filter).with_bare_families(with_axes);
   check_overrides(families_, selection.overrides);
   const bool controls_wanted = selection.include_controls || selection.only_controls;
+  const auto poll = [&] {
+    if (selection.interrupted && selection.interrupted()) throw PlanningInterrupted("interrupted while planning");
+  };
+  std::vector<std::vector<Axis>> axes;
+  for (const auto& family : families_) axes.push_back(overridden_axes(family, selection.overrides));
 
+  // Every pattern must match something, negative ones included: counted, never expanded.
+  const GlobSet none({});
+  auto matches_something = [&](const std::string& pattern) {
+    const GlobSet one({pattern});
+    for (std::size_t f = 0; f < families_.size(); ++f)
+      if (SelectedCombinations(families_[f].name, axes[f], one, none, 0, poll).count() > 0) return true;
+    return false;
+  };
+  for (const auto& pattern : filter.positive())
+    if (!matches_something(pattern))
+      throw UsageError(str("filter pattern '", pattern, "' matches no scenario", family_hint(pattern, family_names),
+                           " (see `hostcb list`)"));
+  for (const auto& pattern : filter.negative())
+    if (!matches_something(pattern))
+      throw UsageError(str("negative filter pattern '-", pattern, "' matches no scenario",
+                           family_hint(pattern, family_names), " (see `hostcb list`)"));
+
+  // Count first: one bound on what a command plans, before anything is expanded.
+  const GlobSet positive(filter.positive()), negative(filter.negative());
+  std::vector<SelectedCombinations> selected;
+  std::uint64_t total = 0;
+  for (std::size_t f = 0; f < families_.size(); ++f) {
+    selected.emplace_back(families_[f].name, axes[f], positive, negative, kMaxPlannedScenarios - total, poll);
+    total += selected.back().count();
+    if (total > kMaxPlannedScenarios)
+      throw UsageError(str("the selection names more than ", kMaxPlannedScenarios,
+                           " scenarios, the most one command plans (counted as far as the family '", families_[f].name,
+                           "'); narrow --filter or --axis"));
+  }
+
+  // Only the selected combinations are made: a family's plan-time rules (exclusions,
+  // controls: fuzz runs its model there) run for them alone.
   std::vector<Scenario> planned;
   std::vector<bool> pattern_used(filter.positive().size(), false);
   std::vector<bool> pattern_hit_control(filter.positive().size(), false);
-  std::vector<bool> negative_used(filter.negative().size(), false);
-  for (const auto& family : families_) {
-    for (auto& params : expand(overridden_axes(family, selection.overrides))) {
-      Scenario scenario = make_scenario(family, std::move(params));
-      if (no_scenario(scenario)) continue;
+  std::size_t made = 0;
+  for (std::size_t f = 0; f < families_.size(); ++f) {
+    selected[f].for_each([&](Params params) {
+      if (++made % 1024 == 0) poll();
+      Scenario scenario = make_scenario(families_[f], std::move(params));
+      if (no_scenario(scenario)) return;
       const bool control = scenario.control.has_value();
       const bool wanted = control ? controls_wanted : !selection.only_controls;
-      // A positive pattern counts as used when it names a scenario, even if a negative
-      // pattern then removes it: "matches no scenario" is kept for typos.
-      for (std::size_t p = 0; p < filter.positive().size(); ++p) {
-        if (!glob_match(filter.positive()[p], scenario.id)) continue;
-        (wanted ? pattern_used : pattern_hit_control)[p] = true;
-      }
-      for (std::size_t n = 0; n < filter.negative().size(); ++n)
-        if (glob_match(filter.negative()[n], scenario.id)) negative_used[n] = true;
-      if (wanted && filter.matches(scenario.id)) planned.push_back(std::move(scenario));
-    }
+      for (std::size_t p = 0; p < filter.positive().size(); ++p)
+        if (glob_match(filter.positive()[p], scenario.id)) (wanted ? pattern_used : pattern_hit_control)[p] = true;
+      if (wanted) planned.push_back(std::move(scenario));
+    });
   }
-  for (std::size_t p = 0; p < filter.positive().size(); ++p) {
-    if (pattern_used[p]) continue;
-    const std::string& pattern = filter.positive()[p];
-    if (pattern_hit_control[p] && !controls_wanted)
-      throw UsageError(str("filter pattern '", pattern, "' matches only known-bad controls; add --controls"));
-    throw UsageError(str("filter pattern '", pattern, "' matches no scenario", family_hint(pattern, family_names),
-                         " (see `hostcb list`)"));
-  }
-  for (std::size_t n = 0; n < filter.negative().size(); ++n)
-    if (!negative_used[n])
-      throw UsageError(str("negative filter pattern '-", filter.negative()[n], "' matches no scenario",
-                           family_hint(filter.negative()[n], family_names), " (see `hostcb list`)"));
+  // A pattern whose scenarios (after the negatives) are all controls needs --controls.
+  for (std::size_t p = 0; p < filter.positive().size(); ++p)
+    if (!pattern_used[p] && pattern_hit_control[p] && !controls_wanted)
+      throw UsageError(str("filter pattern '", filter.positive()[p], "' matches only known-bad controls; add --controls"));
   if (planned.empty()) throw UsageError(str("filter '", selection.filter, "' selects no scenario"));
   return planned;
 }

@@ -62,7 +62,7 @@ Result result_from_json(const nlohmann::ordered_json& j) {
   if (j.contains("device") && !j.at("device").is_null())
     r.device = static_cast<int>(json_integer(j.at("device"), 0, kIntMax, "\"device\""));
   if (j.contains("expectation")) r.expectation = j.at("expectation").get<std::string>();
-  if (j.contains("iteration")) r.iteration = j.at("iteration").get<int>();
+  if (j.contains("iteration")) r.iteration = static_cast<int>(json_integer(j.at("iteration"), 1, kIntMax, "\"iteration\""));
   return r;
 }
 

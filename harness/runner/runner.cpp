@@ -39,6 +39,11 @@ Result Runner::run(const Scenario& scenario) {
     }
   }
 
+  // Each scenario starts from a clean last-error state: an earlier one may leave an error
+  // on this thread on purpose (capture_contract's 901), which a cudaGetLastError() here
+  // would read as its own. Scenarios check their launches by their own return codes
+  // (cuda/kernel_launch.hpp); this keeps any reader that remains from seeing the past.
+  if (family.needs_gpu) (void)cudaGetLastError();
   auto start = std::chrono::steady_clock::now();
   ActiveScenario active(scenario.id);
   ScenarioActivation activation(active);

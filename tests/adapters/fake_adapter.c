@@ -8,6 +8,7 @@
  *   small_struct  says its struct is 8 bytes
  *   no_launch     has no operation at all (launch_host_func, add_host_node and
  *                 add_stream_callback NULL)
+ *   no_stream_callback  every operation but add_stream_callback
  *   bad_name      is called "bad-name"
  *   init_fails    init refuses, saying why
  *   taken_name    is called "direct", like a built-in layer
@@ -141,6 +142,7 @@ static const struct hostcb_adapter *make(void) {
     adapter.add_host_node = NULL;
     adapter.add_stream_callback = NULL;
   }
+  if (strcmp(VARIANT, "no_stream_callback") == 0) adapter.add_stream_callback = NULL;
   if (strcmp(VARIANT, "bad_name") == 0) adapter.name = "bad-name";
   if (strcmp(VARIANT, "init_fails") == 0) adapter.init = init_fails;
   if (strcmp(VARIANT, "taken_name") == 0) adapter.name = "direct";
