@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/enum_table.hpp"
 #include "reports/reporter.hpp"
 
 namespace spdlog {
@@ -20,7 +21,8 @@ enum class Verbosity {
   verbose,  // every result with its properties
 };
 enum class ColorMode { automatic, always, never };
-ColorMode parse_color_mode(const std::string& name);  // "auto", "always", "never"; throws UsageError
+inline constexpr EnumTable<ColorMode, 3> kColorModes{
+    "--color", {{{ColorMode::automatic, "auto"}, {ColorMode::always, "always"}, {ColorMode::never, "never"}}}};
 
 class ConsoleReporter final : public Reporter {
  public:

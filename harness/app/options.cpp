@@ -74,10 +74,9 @@ CLI::Validator seconds_between(double low, double high) {
 }
 
 void add_execution_options(CLI::App* command, ExecutionCliOptions& options) {
-  command->add_option("--isolate", options.isolation, "worker (default), scenario or none (in this process, for a debugger)")
-      ->type_name("MODE")
-      ->check(CLI::IsMember({"none", "worker", "scenario"}).description(""))
-      ->capture_default_str();
+  add_enum_option(command, "--isolate", options.isolation, kIsolations,
+                  "worker (default), scenario or none (in this process, for a debugger)")
+      ->type_name("MODE");
   command->add_option("--timeout", options.timeout_s, "seconds a scenario may take, unless its family sets its own")
       ->type_name("SECONDS")
       ->check(seconds_between(0.1, 86400))
@@ -86,7 +85,7 @@ void add_execution_options(CLI::App* command, ExecutionCliOptions& options) {
 
 ExecutionOptions execution_options(const ExecutionCliOptions& options, const std::vector<std::string>& adapters) {
   ExecutionOptions execution;
-  execution.isolation = parse_isolation(options.isolation);
+  execution.isolation = options.isolation;
   execution.timeout_s = options.timeout_s;
   execution.worker_command = {"/proc/self/exe", "worker"};
   for (const auto& spec : adapters) {  // workers load the same layers

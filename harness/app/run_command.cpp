@@ -56,10 +56,8 @@ class RunCommand final : public Command {
         ->check(seconds_between(1, 604800));
     run->add_flag("--quiet,-q", quiet_, "print only failures and the summary");
     run->add_flag("--verbose,-v", verbose_, "print every result's properties too");
-    run->add_option("--color", color_, "auto (on a terminal, unless NO_COLOR is set), always or never")
-        ->type_name("WHEN")
-        ->check(CLI::IsMember({"auto", "always", "never"}).description(""))
-        ->capture_default_str();
+    add_enum_option(run, "--color", color_, kColorModes, "auto (on a terminal, unless NO_COLOR is set), always or never")
+        ->type_name("WHEN");
     run->footer(std::string(kFilterHelp) + "\n" + kRunFooter);
     return run;
   }
@@ -95,7 +93,7 @@ class RunCommand final : public Command {
     if (junit_.given()) reporters.add(std::make_unique<FileReporter>(junit_.path, junit_xml));
     if (json_.given()) reporters.add(std::make_unique<FileReporter>(json_.path, results_json));
     auto console_owned = std::make_unique<ConsoleReporter>(
-        quiet_ ? Verbosity::quiet : verbose_ ? Verbosity::verbose : Verbosity::normal, parse_color_mode(color_));
+        quiet_ ? Verbosity::quiet : verbose_ ? Verbosity::verbose : Verbosity::normal, color_);
     ConsoleReporter& console = *console_owned;
     reporters.add(std::move(console_owned));  // last: its summary names the files written
 
@@ -127,7 +125,7 @@ class RunCommand final : public Command {
         ran = false;
         ++batch;
         execute_plan(shifted_seeds(registry, selected, batch), on_device, execution, [&](const Result& finished, std::size_t) {
-          if (finished.status == Status::skipped && finished.reason == execution.stop_reason) return;
+          if (finished.cause == SkipCause::not_reached) return;
           Result r = finished;
           ran = ran || r.status != Status::skipped;
           if (expectations) apply_expectation(r, *expectations, report.environment);
@@ -199,16 +197,14 @@ class RunCommand final : public Command {
     }
     std::vector<Scenario> plan;
     for (const auto& s : selected) {
-      Params moved;
-      for (const auto& [axis, value] : s.params.items())
-        moved.add(axis, axis == "seed" ? std::to_string(std::stoll(value) + batch * (high - low + 1)) : value);
+      Params moved = s.params.with("seed", std::to_string(s.params.get_count("seed") + batch * (high - low + 1)));
       plan.push_back(registry.resolve(scenario_id(s.family->name, moved)));
     }
     return plan;
   }
   int repeat_ = 1;
   bool fail_fast_ = false, until_fail_ = false, quiet_ = false, verbose_ = false;
-  std::string color_ = "auto";
+  ColorMode color_ = ColorMode::automatic;
 };
 
 }  // namespace

@@ -32,7 +32,7 @@ class SelfTestCommand final : public Command {
     Selection selection;
     selection.only_controls = true;
     std::vector<Scenario> plan = registry.plan(selection);
-    if (execution_.isolation == "none") throw UsageError("self-test needs worker isolation: controls crash and hang");
+    if (execution_.isolation == Isolation::none) throw UsageError("self-test needs worker isolation: controls crash and hang");
     ExecutionOptions execution = execution_options(execution_, adapters_);
     Environment env = environment_for(device_ordinal(device_), command_line);
     execution.device = env.selected_device;
@@ -46,8 +46,8 @@ class SelfTestCommand final : public Command {
     std::vector<ControlOutcome> outcomes = judge_controls(plan, results);
     std::cout << controls_table(outcomes);
     if (int signal = interrupt_signal()) {
-      std::cout << "exit " << 128 + signal << ": interrupted\n";
-      return 128 + signal;
+      std::cout << "exit " << exit_code_for_signal(signal) << ": interrupted\n";
+      return exit_code_for_signal(signal);
     }
     std::size_t caught = 0, skipped = 0;
     std::string skip_reason;

@@ -34,8 +34,7 @@ std::string failure_signature(const Result& r) {
 }
 
 std::string with_cut(const Scenario& s, const std::string& cut) {
-  return str("fuzz/forward=", s.params.get("forward"), "/seed=", s.params.get("seed"), "/size=", s.params.get("size"),
-             "/cut=", cut);
+  return scenario_id(s.family->name, s.params.with("cut", cut));
 }
 
 class ShrinkCommand final : public Command {
@@ -59,7 +58,7 @@ class ShrinkCommand final : public Command {
   int run(const Registry& registry, const std::string& command_line) override {
     const Scenario original = registry.resolve(id_);
     if (original.family->name != "fuzz") throw UsageError("shrink takes a fuzz scenario's id; '" + id_ + "' is not one");
-    if (execution_.isolation == "none") throw UsageError("shrink needs worker isolation: candidates crash");
+    if (execution_.isolation == Isolation::none) throw UsageError("shrink needs worker isolation: candidates crash");
     ExecutionOptions execution = execution_options(execution_, adapters_);
     Environment env = environment_for(device_ordinal(device_), command_line);
     execution.device = env.selected_device;
@@ -93,7 +92,7 @@ class ShrinkCommand final : public Command {
                 << (same ? "fails the same way" : "does not") << "\n";
       return same;
     });
-    if (int signal = interrupt_signal()) return 128 + signal;
+    if (int signal = interrupt_signal()) return exit_code_for_signal(signal);
     const std::string smallest = with_cut(original, fuzz::cuts_word(cuts));
     std::cout << "shrunk in " << runs << " runs to " << fuzz::apply_cuts(program, cuts).ops.size() << " operations ("
               << signature << "):\n"

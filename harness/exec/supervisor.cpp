@@ -16,13 +16,6 @@
 
 namespace hostcb {
 
-Isolation parse_isolation(const std::string& name) {
-  if (name == "none") return Isolation::none;
-  if (name == "worker") return Isolation::worker;
-  if (name == "scenario") return Isolation::scenario;
-  throw UsageError("--isolate takes none, worker or scenario; got '" + name + "'");
-}
-
 namespace {
 
 // Fills results in any order, from any thread; hands them to the callback in plan order,
@@ -94,10 +87,10 @@ std::vector<Result> execute_plan(const std::vector<Scenario>& plan, const Enviro
   Collector out(plan.size(), on_result);
   std::vector<std::size_t> to_run;
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    if (auto reason = skip_reason(plan[i], env))
-      out.set(i, result_for(plan[i], Status::skipped, std::move(*reason)));
+    if (auto skip = why_skipped(plan[i], env))
+      out.set(i, skipped_result(plan[i], skip->cause, std::move(skip->reason)));
     else if (options.isolation == Isolation::none && plan[i].family->fresh_process)
-      out.set(i, result_for(plan[i], Status::skipped, "needs a fresh process: not run with --isolate none"));
+      out.set(i, skipped_result(plan[i], SkipCause::requirement, "needs a fresh process: not run with --isolate none"));
     else
       to_run.push_back(i);
   }
@@ -134,7 +127,7 @@ std::vector<Result> execute_plan(const std::vector<Scenario>& plan, const Enviro
 
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (out.has(i)) continue;
-    out.set(i, stopping(options) ? result_for(plan[i], Status::skipped, stopped_reason(options))
+    out.set(i, stopping(options) ? stopped_result(plan[i], options)
                                  : result_for(plan[i], Status::error, "no result was produced: a harness defect"));
   }
   return out.take();

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "model/defaults.hpp"
+#include "model/enum_table.hpp"
 #include "model/environment.hpp"
 #include "model/family.hpp"
 #include "model/result.hpp"
@@ -20,11 +22,12 @@
 namespace hostcb {
 
 enum class Isolation { none, worker, scenario };
-Isolation parse_isolation(const std::string& name);  // throws UsageError
+inline constexpr EnumTable<Isolation, 3> kIsolations{
+    "--isolate", {{{Isolation::none, "none"}, {Isolation::worker, "worker"}, {Isolation::scenario, "scenario"}}}};
 
 struct ExecutionOptions {
   Isolation isolation = Isolation::worker;
-  double timeout_s = 120;                   // per scenario, unless it has its own (Family::timeout)
+  double timeout_s = kDefaultTimeoutSeconds;  // per scenario, unless it has its own (Family::timeout)
   std::vector<std::string> worker_command;  // starts a worker, e.g. {"/proc/self/exe", "worker"}
   int device = 0;
   // --isolate none: runs one scenario in this process (the runner, which needs CUDA, is

@@ -54,8 +54,9 @@ bool stopping(const ExecutionOptions& options) {
   return interrupt_signal() || (options.stop_requested && options.stop_requested());
 }
 
-std::string stopped_reason(const ExecutionOptions& options) {
-  return interrupt_signal() ? interrupted_reason() : options.stop_reason;
+Result stopped_result(const Scenario& scenario, const ExecutionOptions& options, double seconds) {
+  return interrupt_signal() ? skipped_result(scenario, SkipCause::interrupted, interrupted_reason(), seconds)
+                            : skipped_result(scenario, SkipCause::not_reached, options.stop_reason, seconds);
 }
 
 WorkerSession::WorkerSession(std::vector<const Scenario*> scenarios, const ExecutionOptions& options,
@@ -106,7 +107,7 @@ std::size_t WorkerSession::run(const Deliver& on_result) {
   if (interrupted_) {
     // Stopped in flight: skipped, with the time it had run (nothing when it had not begun).
     if (started_) {
-      deliver_(pos_, result_for(*scenarios_[pos_], Status::skipped, stopped_reason(options_), seconds_since(since_)));
+      deliver_(pos_, stopped_result(*scenarios_[pos_], options_, seconds_since(since_)));
       ++pos_;
     }
     return pos_;
@@ -176,6 +177,7 @@ void WorkerSession::handle_event(const std::string& line) {
     since_ = Clock::now();
   } else if (kind == "result") {
     Result result = result_from_json(event.at("result"));
+    result.cause = kSkipCauses.parse(event.at("cause").get<std::string>());
     if (result.id != scenarios_[pos_]->id) throw std::invalid_argument("result for " + result.id);
     deliver_(pos_++, std::move(result));
     started_ = false;

@@ -21,8 +21,8 @@ namespace hostcb {
 std::string interrupted_reason();
 // An interrupt, or the caller asking to stop (--fail-fast): no new scenario starts.
 bool stopping(const ExecutionOptions& options);
-// Why a scenario a stop kept from running or finishing is skipped.
-std::string stopped_reason(const ExecutionOptions& options);
+// A scenario that a stop kept from running or finishing: skipped, with why.
+Result stopped_result(const Scenario& scenario, const ExecutionOptions& options, double seconds = 0);
 
 class WorkerSession {
  public:

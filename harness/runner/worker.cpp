@@ -96,6 +96,7 @@ int worker_main(const Registry& registry, int device, int events_fd, int progres
     }
     emit(events_fd, {{"event", "result"},
                      {"index", i},
+                     {"cause", kSkipCauses.name(result.cause)},
                      {"result", result_to_json(result)},
                      {"orphans", new_orphans(orphans_reported)}});
     mark_output("end", i);
