@@ -11,7 +11,7 @@
 #include "cuda/forwarding.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
-#include "exec/worker_process.hpp"
+#include "protocol/worker_protocol.hpp"
 
 namespace hostcb::stub {
 
@@ -41,7 +41,7 @@ void behave(ScenarioRun& run, const std::string& how) {
   }
   if (how == "garbage") {
     const char text[] = "this is not an event\n";
-    ssize_t ignored = ::write(kWorkerEventsFd, text, sizeof text - 1);
+    ssize_t ignored = ::write(protocol::kEventsFd, text, sizeof text - 1);
     (void)ignored;
   }
   if (how == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -100,7 +100,7 @@ void register_stub_cases(Registry& registry) {
   stub.needs_gpu = false;
   stub.axes = {Axis::choice("behave", {"pass", "fail", "crash", "fail_then_crash", "abort", "exit", "hang", "garbage",
                                        "slow", "hang_own_limit", "many_failures", "orphan"}),
-               Axis::count("copy", {1}, 100)};
+               Axis::count("copy", {1}, 10000)};
   stub.body = [](ScenarioRun& run) { behave(run, run.param("behave")); };
   // The family's own limit, tighter than any run's: it must win over --timeout.
   stub.timeout = [](const Params& p) { return p.get("behave") == "hang_own_limit" ? 0.5 : 0.0; };
@@ -124,7 +124,7 @@ void register_stub_cases(Registry& registry) {
   fresh.name = "stub_fresh";
   fresh.needs_gpu = false;
   fresh.fresh_process = true;
-  fresh.axes = {Axis::count("copy", {1, 2, 3}, 100)};
+  fresh.axes = {Axis::count("copy", {1, 2, 3}, 10000)};
   fresh.body = [](ScenarioRun& run) {
     Probe& probe = run.make_probe(1, 1);
     if (const char* dir = std::getenv("HOSTCB_STUB_RENDEZVOUS")) {

@@ -12,6 +12,7 @@
 #include "exec/interrupt.hpp"
 #include "exec/output_tail.hpp"
 #include "callback/progress.hpp"
+#include "protocol/worker_protocol.hpp"
 #include "runner/runner.hpp"
 #include "reports/junit_writer.hpp"
 #include "app/selftest.hpp"
@@ -197,6 +198,30 @@ TEST_CASE("a worker that cannot start makes errors, not a crash", "[supervisor]"
   for (const auto& r : results) CHECK(r.status == Status::error);
 }
 
+TEST_CASE("a worker that hangs before its first scenario is timed out, however many ids wait for it", "[supervisor]") {
+  // Its adapter's init hangs in a worker only; 4,000 ids are more than a pipe holds.
+  Fixture f;
+  f.options.worker_command = protocol::worker_command(HOSTCB_STUB_EXE, {HOSTCB_FAKE_INIT_HANGS_IN_WORKER});
+  f.options.startup_allowance_s = 1;
+  f.options.timeout_s = 0.5;
+  std::vector<std::string> ids;
+  for (int copy = 1; copy <= 4000; ++copy) ids.push_back(id("pass", copy));
+  auto plan = f.plan(ids);
+  clear_interrupt();
+  auto start = std::chrono::steady_clock::now();
+  auto results = f.run(plan, [](const Result&, std::size_t index) {
+    if (index == 0) request_interrupt(SIGINT);  // one start-up is enough: the rest is skipped
+  });
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  clear_interrupt();
+  check_each_once(plan, results);
+  INFO(results[0].reason);
+  CHECK(results[0].status == Status::error);
+  CHECK(contains(results[0].reason, "the worker did not start it within 1 s"));
+  CHECK(results[1].cause == SkipCause::interrupted);
+  CHECK(took < 15);
+}
+
 TEST_CASE("an interrupt stops the worker and skips what did not run", "[supervisor]") {
   Fixture f;
   std::vector<std::string> ids;
@@ -237,16 +262,15 @@ TEST_CASE("a scenario an interrupt stops in flight keeps the time it ran", "[sup
 }
 
 TEST_CASE("a worker's output is attributed by the marks in it, not by when it was read", "[supervisor]") {
-  const std::string mark = kWorkerOutputMark;
   OutputTail tail;
-  std::string text = "the stub failed on purpose\n" + mark + " end 0\n" + "partial line of 0, then " + mark +
-                     " start 1\nstub: about to crash\n";
+  std::string text = "the stub failed on purpose\n" + protocol::output_mark("end", 0) + "partial line of 0, then " +
+                     protocol::output_mark("start", 1) + "stub: about to crash\n";
   tail.feed(text.data(), 10);  // in pieces, as a pipe delivers it
   tail.feed(text.data() + 10, text.size() - 10);
   std::string said = tail.describe();
   CHECK(said == "what the worker wrote:\n  stub: about to crash\n");
   OutputTail quiet;
-  std::string only_marks = mark + " start 0\n";
+  std::string only_marks = protocol::output_mark("start", 0);
   quiet.feed(only_marks.data(), only_marks.size());
   CHECK(quiet.describe().empty());
 }

@@ -7,6 +7,7 @@
 #include "cuda/adapter_loader.hpp"
 #include "cuda/environment_capture.hpp"
 #include "model/errors.hpp"
+#include "protocol/worker_protocol.hpp"
 
 namespace hostcb {
 
@@ -87,11 +88,7 @@ ExecutionOptions execution_options(const ExecutionCliOptions& options, const std
   ExecutionOptions execution;
   execution.isolation = options.isolation;
   execution.timeout_s = options.timeout_s;
-  execution.worker_command = {"/proc/self/exe", "worker"};
-  for (const auto& spec : adapters) {  // workers load the same layers
-    execution.worker_command.push_back("--adapter");
-    execution.worker_command.push_back(spec);
-  }
+  execution.worker_command = protocol::worker_command("/proc/self/exe", adapters);
   return execution;
 }
 

@@ -81,6 +81,16 @@ std::string describe_orphan_events() {
   return text;
 }
 
+OrphanCounts OrphanTally::take() {
+  OrphanCounts fresh;
+  for (const auto& [id, count] : orphan_events_by_scenario()) {
+    std::uint64_t& taken = taken_[id];
+    if (count > taken) fresh.add(id, count - taken);
+    taken = count;
+  }
+  return fresh;
+}
+
 CallbackLaunchScope::CallbackLaunchScope(std::int64_t launch) noexcept : previous_(t_callback_launch) {
   t_callback_launch = launch;
 }

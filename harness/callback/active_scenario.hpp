@@ -6,11 +6,13 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "callback/failure_channel.hpp"
+#include "model/orphans.hpp"
 
 namespace hostcb {
 
@@ -52,6 +54,16 @@ std::vector<std::pair<std::string, std::uint64_t>> orphan_events_by_scenario();
 void add_orphan_events(const std::string& scenario_id, std::uint64_t count);
 // One line for the console: how many, and after which scenarios.
 std::string describe_orphan_events();
+
+// Orphans counted in this process since the last take(), by scenario: what a worker sends
+// with each event.
+class OrphanTally {
+ public:
+  OrphanCounts take();
+
+ private:
+  std::map<std::string, std::uint64_t> taken_;
+};
 
 // Sends a failure to the active scenario's channel, with the launch number taken from the
 // enclosing guarded callback or else from the body's current launch. Never throws.

@@ -19,11 +19,6 @@ struct ProgressCell {
 };
 static_assert(std::atomic<std::int64_t>::is_always_lock_free, "the cell is shared between processes");
 
-// A worker writes this, then " start N" or " end N", as one line of its output (stdout and
-// stderr share the pipe) at each scenario's start and end: the supervisor attributes what
-// the worker wrote by these marks, which keep their order among the output (OutputTail).
-inline constexpr const char kWorkerOutputMark[] = "\x1ehostcb-worker-mark";
-
 // The cell scenarios report to: process-local unless a worker mapped a shared one.
 ProgressCell& progress_cell() noexcept;
 // Worker side: use the supervisor's page behind `fd`. Throws std::runtime_error.

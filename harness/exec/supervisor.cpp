@@ -56,7 +56,7 @@ void run_batch(const std::vector<Scenario>& plan, const std::vector<std::size_t>
     std::vector<const Scenario*> left;
     for (std::size_t k = pos; k < batch.size(); ++k) left.push_back(&plan[batch[k]]);
     const std::size_t base = pos;
-    WorkerSession session(std::move(left), options, progress);
+    WorkerSession session(std::move(left), options.device, options, progress);
     pos = base + session.run([&](std::size_t k, Result r) { out.set(batch[base + k], std::move(r)); });
   }
 }

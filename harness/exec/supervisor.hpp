@@ -28,7 +28,9 @@ inline constexpr EnumTable<Isolation, 3> kIsolations{
 struct ExecutionOptions {
   Isolation isolation = Isolation::worker;
   double timeout_s = kDefaultTimeoutSeconds;  // per scenario, unless it has its own (Family::timeout)
-  std::vector<std::string> worker_command;  // starts a worker, e.g. {"/proc/self/exe", "worker"}
+  double startup_allowance_s = kWorkerStartupSeconds;  // for a worker to reach a scenario's start
+  // Starts a worker, less its device: protocol::worker_command("/proc/self/exe", adapters).
+  std::vector<std::string> worker_command;
   int device = 0;
   // --isolate none: runs one scenario in this process (the runner, which needs CUDA, is
   // handed in, so the supervisor's library never links it).

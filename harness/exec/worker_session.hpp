@@ -1,6 +1,12 @@
-// One worker's life under the supervisor: start it on the scenarios left in a batch, pump
-// its events and output, enforce the time limits, and when it dies put the blame on the
-// scenario in hand. supervisor.cpp starts sessions until the batch is done.
+// One worker's life under the supervisor: start it, send it the scenarios left in a batch,
+// pump its events and output, enforce the time limits, and when it dies put the blame on
+// the scenario in hand. supervisor.cpp starts sessions until the batch is done.
+//
+// Everything after the start happens under the clock, in one poll loop: the commands are
+// written as the worker takes them (never blocking on a worker that does not read), its
+// output is read all along (a worker that prints a lot never blocks), and an interrupt
+// wakes the loop. The session ends when the worker process has exited or was killed, not
+// when its pipes close: what a layer started in the worker may hold them for ever.
 #pragma once
 #include <chrono>
 #include <cstddef>
@@ -14,6 +20,7 @@
 #include "exec/worker_process.hpp"
 #include "model/family.hpp"
 #include "model/result.hpp"
+#include "protocol/worker_protocol.hpp"
 
 namespace hostcb {
 
@@ -29,7 +36,8 @@ class WorkerSession {
   // Results are handed to `on_result` with the scenario's index in `scenarios`.
   using Deliver = std::function<void(std::size_t, Result)>;
 
-  WorkerSession(std::vector<const Scenario*> scenarios, const ExecutionOptions& options, SharedProgress& progress);
+  WorkerSession(std::vector<const Scenario*> scenarios, int device, const ExecutionOptions& options,
+                SharedProgress& progress);
   WorkerSession(const WorkerSession&) = delete;
   WorkerSession& operator=(const WorkerSession&) = delete;
 
@@ -40,21 +48,29 @@ class WorkerSession {
 
  private:
   using Clock = std::chrono::steady_clock;
-  void pump();                           // one poll round
-  void handle_event(const std::string& line);
+  void pump();  // one poll round
+  void send_commands();
+  bool read_events();  // true when it read something
+  bool read_output();
+  void handle_event(const protocol::Event& event);
   void kill_worker(std::string why);
-  void drain_output();                   // after a kill: what the worker wrote before it
-  Result blame(int wait_status);           // the result of the scenario it died in
+  void drain_after_exit();   // the worker exited: what its pipes still hold
+  void drain_after_kill();   // killed: its output, until every holder of the pipe is gone
+  Result blame(int wait_status);  // the result of the scenario it died in
   double limit() const;
 
   std::vector<const Scenario*> scenarios_;
+  int device_;
   const ExecutionOptions& options_;
   SharedProgress& progress_;
   Deliver deliver_;
   WorkerProcess worker_;
+  std::string commands_;  // encoded, not yet written
+  protocol::LineBuffer events_;
   std::size_t pos_ = 0;  // the first scenario without a result
-  bool started_ = false, events_open_ = true, output_open_ = true, killed_ = false, interrupted_ = false;
-  std::string cause_, events_;
+  bool started_ = false, events_open_ = true, output_open_ = true;
+  bool exited_ = false, killed_ = false, interrupted_ = false;
+  std::string cause_;
   Clock::time_point since_;
   OutputTail tail_;
 };
