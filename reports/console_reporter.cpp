@@ -62,6 +62,7 @@ void ConsoleReporter::on_result(const Result& r, std::size_t index, std::size_t 
 }
 
 void ConsoleReporter::run_finished(const RunReport& report, ReportFiles& files) {
+  if (!report.orphans.empty()) out_->error(report.orphans.describe());  // a finding about the run
   Counts counts = count_results(report.results);
   auto level = counts.any_bad() ? spdlog::level::err : counts.passed ? spdlog::level::info : spdlog::level::warn;
   std::string expected;  // only when an expectations file was used
@@ -80,8 +81,6 @@ void ConsoleReporter::verdict(int exit_code, const std::string& why) {
                                               : spdlog::level::err;
   out_->log(level, fmt::format("exit {}: {}", exit_code, why));
 }
-
-void ConsoleReporter::problem(const std::string& message) { out_->error(message); }
 
 void ConsoleReporter::error(const std::string& message) { err_->error(message); }
 

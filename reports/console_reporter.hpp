@@ -31,7 +31,6 @@ class ConsoleReporter final : public Reporter {
   void run_finished(const RunReport& report, ReportFiles& files) override;
   // The last line of a run: "exit 77: nothing ran: no usable CUDA device: ...".
   void verdict(int exit_code, const std::string& why);
-  void problem(const std::string& message);  // a finding about the run, on stdout with the results
   void error(const std::string& message);    // the tool's own trouble, on stderr
 
  private:

@@ -164,6 +164,17 @@ void register_stub_cases(Registry& registry) {
     return needs;
   };
   registry.add(control);
+
+  // Scenarios with a seed, for run --budget: each passes after 50 ms.
+  Family seeded;
+  seeded.name = "stub_seeded";
+  seeded.needs_gpu = false;
+  seeded.axes = {Axis::count("seed", {1, 2, 3})};
+  seeded.body = [](ScenarioRun& run) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    behave(run, "pass");
+  };
+  registry.add(seeded);
 }
 
 }  // namespace hostcb::stub

@@ -11,6 +11,7 @@ namespace hostcb::stub {
 // slow (passes after 300 ms), fail_then_crash (a failed expectation, then SIGSEGV). `copy` only makes more scenarios of the same behaviour.
 // stub_control/case=<c>: known-bad controls; `escapes` passes although it must fail.
 // stub_forward/forward=<layer>: three host functions through a loaded adapter.
+// stub_seeded/seed=<n>: passes after 50 ms (run --budget moves its seeds).
 void register_stub_cases(Registry& registry);
 
 }  // namespace hostcb::stub

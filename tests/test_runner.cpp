@@ -26,8 +26,8 @@ Environment no_gpu() {
 Result plan_and_run(const Scenario& scenario, const Environment& env) {
   ExecutionOptions options;
   options.isolation = Isolation::none;
-  options.run_in_process = [&](const Scenario& s) { return Runner(env).run(s); };
-  return execute_plan({scenario}, env, options, nullptr).at(0);
+  options.run_in_process = [&](const Scenario& s, int) { return InProcessRun{Runner(env).run(s), {}}; };
+  return execute_plan({Job{&scenario, 0}}, env, options, nullptr).results.at(0);
 }
 }  // namespace
 

@@ -31,15 +31,21 @@ struct Fixture {
     env.gpu_unusable_reason = "no GPU in this test";
     options.worker_command = {HOSTCB_STUB_EXE, "worker"};
     options.timeout_s = 10;
-    options.run_in_process = [this](const Scenario& s) { return Runner(env).run(s); };
+    options.run_in_process = [this](const Scenario& s, int) { return InProcessRun{Runner(env).run(s), tally.take()}; };
   }
+  OrphanTally tally;  // what --isolate none's runs leave in this process
   std::vector<Scenario> plan(const std::vector<std::string>& ids) {
     std::vector<Scenario> out;
     for (const auto& id : ids) out.push_back(registry.resolve(id));
     return out;
   }
+  ExecutedPlan execute(const std::vector<Scenario>& plan, const ResultCallback& on_result = nullptr) {
+    std::vector<Job> jobs;
+    for (const auto& s : plan) jobs.push_back({&s, 0});
+    return execute_plan(jobs, env, options, on_result);
+  }
   std::vector<Result> run(const std::vector<Scenario>& plan, const ResultCallback& on_result = nullptr) {
-    return execute_plan(plan, env, options, on_result);
+    return execute(plan, on_result).results;
   }
 };
 
@@ -132,21 +138,16 @@ TEST_CASE("failures beyond the channel's bound are counted across the worker bou
 
 TEST_CASE("an orphan callback reaches the supervisor in every isolation mode, blamed on its scenario", "[supervisor]") {
   Fixture f;
-  auto blamed_on = [](const std::string& scenario) {
-    for (const auto& [id, n] : orphan_events_by_scenario())
-      if (id == scenario) return n;
-    return std::uint64_t{0};
-  };
   for (Isolation isolation : {Isolation::worker, Isolation::scenario, Isolation::none}) {
     f.options.isolation = isolation;
-    std::uint64_t before = orphan_events(), before_blamed = blamed_on(id("orphan"));
-    auto results = f.run(f.plan({id("pass"), id("orphan"), id("pass", 2)}));
+    ExecutedPlan executed = f.execute(f.plan({id("pass"), id("orphan"), id("pass", 2)}));
     INFO("isolation " << static_cast<int>(isolation));
-    for (const auto& r : results) CHECK(r.status == Status::passed);  // the run fails on the count, not the result
-    CHECK(orphan_events() == before + 1);
-    CHECK(blamed_on(id("orphan")) == before_blamed + 1);
+    for (const auto& r : executed.results) CHECK(r.status == Status::passed);  // the run fails on the count, not the result
+    CHECK(executed.orphans.total() == 1);  // what execute_plan returns: no global in between
+    REQUIRE(executed.orphans.by_scenario().size() == 1);
+    CHECK(executed.orphans.by_scenario()[0].first == id("orphan"));
+    CHECK(contains(executed.orphans.describe(), ": 1 during or after stub/behave=orphan/copy=1."));
   }
-  CHECK(contains(describe_orphan_events(), " during or after stub/behave=orphan/copy=1"));
 }
 
 TEST_CASE("abnormal exits and unreadable events are errors of the scenario in hand", "[supervisor]") {

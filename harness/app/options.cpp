@@ -29,7 +29,7 @@ std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions
 }
 
 int device_ordinal(const std::string& text) {
-  if (text == "all") return 0;
+  if (text == kAllDevicesName) return 0;
   int value = -1;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 0 || value > 9999)
@@ -39,7 +39,7 @@ int device_ordinal(const std::string& text) {
 
 void add_device_option(CLI::App* command, std::string& device, bool allow_all) {
   auto check = [allow_all](const std::string& value) -> std::string {
-    if (allow_all && value == "all") return "";
+    if (allow_all && value == kAllDevicesName) return "";
     try {
       device_ordinal(value);
       return "";
@@ -109,7 +109,7 @@ Environment environment_for(int device, const std::string& command_line) {
 }
 
 std::vector<int> devices_for(const std::string& spec, const Environment& env) {
-  if (spec != "all") return {device_ordinal(spec)};
+  if (spec != kAllDevicesName) return {device_ordinal(spec)};
   std::vector<int> all;
   for (const auto& d : env.devices) all.push_back(d.ordinal);
   if (all.empty()) all.push_back(0);

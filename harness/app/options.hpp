@@ -33,6 +33,7 @@ void add_selection_options(CLI::App* command, SelectionOptions& options);
 std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions& options);
 
 // --device: an ordinal (0 to 9999), or with `allow_all` also "all".
+inline constexpr const char* kAllDevicesName = "all";
 void add_device_option(CLI::App* command, std::string& device, bool allow_all);
 int device_ordinal(const std::string& text);  // "all" is 0, the first
 

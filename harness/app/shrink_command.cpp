@@ -7,11 +7,11 @@
 #include "app/cli.hpp"
 #include "app/command.hpp"
 #include "app/options.hpp"
+#include "app/run_session.hpp"
 #include "cases/fuzz/generator.hpp"
 #include "cases/fuzz/shrink.hpp"
 #include "exec/interrupt.hpp"
 #include "model/errors.hpp"
-#include "runner/runner.hpp"
 
 namespace hostcb {
 
@@ -58,18 +58,12 @@ class ShrinkCommand final : public Command {
   int run(const Registry& registry, const std::string& command_line) override {
     const Scenario original = registry.resolve(id_);
     if (original.family->name != "fuzz") throw UsageError("shrink takes a fuzz scenario's id; '" + id_ + "' is not one");
-    if (execution_.isolation == Isolation::none) throw UsageError("shrink needs worker isolation: candidates crash");
-    ExecutionOptions execution = execution_options(execution_, adapters_);
-    Environment env = environment_for(device_ordinal(device_), command_line);
-    execution.device = env.selected_device;
-    Runner in_process(env);
-    execution.run_in_process = [&](const Scenario& s) { return in_process.run(s); };
-    install_interrupt_handlers();
-
+    RunSession session({device_, execution_, adapters_, command_line, "shrink needs worker isolation: candidates crash"});
+    Reporter silent;  // the candidates' results are judged here, not reported
     int runs = 0;
     auto run_one = [&](const std::string& id) {
       ++runs;
-      return execute_plan({registry.resolve(id)}, env, execution, [](const Result&, std::size_t) {}).front();
+      return session.run({registry.resolve(id)}, 1, silent).report.results.front();
     };
     const Result first = run_one(id_);
     if (first.status == Status::skipped) {

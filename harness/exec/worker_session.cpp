@@ -10,7 +10,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "callback/active_scenario.hpp"
 #include "exec/interrupt.hpp"
 #include "model/errors.hpp"
 
@@ -188,7 +187,7 @@ bool WorkerSession::read_events() {
 }
 
 void WorkerSession::handle_event(const protocol::Event& event) {
-  for (const auto& [id, count] : event.orphans.by_scenario()) add_orphan_events(id, count);  // they fail the run
+  orphans_.add(event.orphans);  // the worker's orphan events count here: they fail the run
   if (event.kind == protocol::EventKind::ready || event.kind == protocol::EventKind::done) return;
   if (event.index != pos_) throw std::invalid_argument(str("event for entry ", event.index, " while expecting ", pos_));
   if (event.kind == protocol::EventKind::start) {

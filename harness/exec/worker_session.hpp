@@ -19,6 +19,7 @@
 #include "exec/supervisor.hpp"
 #include "exec/worker_process.hpp"
 #include "model/family.hpp"
+#include "model/orphans.hpp"
 #include "model/result.hpp"
 #include "protocol/worker_protocol.hpp"
 
@@ -45,6 +46,8 @@ class WorkerSession {
   // fewer than all only when the worker could not start (each left one is an error) or an
   // interrupt came (a started scenario is skipped with the time it ran).
   std::size_t run(const Deliver& on_result);
+  // What the worker counted, from its events: they fail the run.
+  const OrphanCounts& orphans() const { return orphans_; }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -67,6 +70,7 @@ class WorkerSession {
   WorkerProcess worker_;
   std::string commands_;  // encoded, not yet written
   protocol::LineBuffer events_;
+  OrphanCounts orphans_;
   std::size_t pos_ = 0;  // the first scenario without a result
   bool started_ = false, events_open_ = true, output_open_ = true;
   bool exited_ = false, killed_ = false, interrupted_ = false;

@@ -9,6 +9,7 @@
 #include "model/environment.hpp"
 #include "model/failure.hpp"
 #include "model/family.hpp"
+#include "model/orphans.hpp"
 #include "model/status.hpp"
 
 namespace hostcb {
@@ -48,6 +49,7 @@ struct RunReport {
   std::string started_utc;  // ISO 8601, e.g. 2026-11-30T00:07:10Z
   double seconds = 0;
   std::vector<Result> results;
+  OrphanCounts orphans;  // host-function calls that found no scenario: they fail the run
 };
 
 // The skipped results' reasons, each by its first line, with how many: sorted by reason.
