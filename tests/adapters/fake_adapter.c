@@ -16,8 +16,8 @@
  *   init_hangs    init never returns (it logs "init PID" first)
  *   init_hangs_in_worker   the same, only in a worker process (`... worker ...`)
  *   init_prints_in_worker  init prints 200 KB to stdout in a worker, then succeeds
- *   init_forks    init starts a process that logs "forked PID", keeps every descriptor
- *                 it inherited and sleeps 20 s; init itself succeeds at once
+ *   init_forks    init starts a process that logs "forked PID PARENT", keeps every
+ *                 descriptor it inherited and sleeps 20 s; init itself succeeds at once
  * The PIDs let a test check that nothing it started is left behind.
  */
 #include <hostcb/adapter.h>
@@ -124,7 +124,7 @@ static void teardown_counted(void) {
 
 static void log_pid(const char *what) {
   char line[64];
-  snprintf(line, sizeof line, "%s %ld", what, (long)getpid());
+  snprintf(line, sizeof line, "%s %ld %ld", what, (long)getpid(), (long)getppid());
   log_line(line);
 }
 /* Whether this process is a worker: its second argument is "worker". */
@@ -161,10 +161,12 @@ static int init_forks(const char *options) {
   (void)options;
   pid_t pid = fork();
   if (pid == 0) {
-    log_pid("forked");
     sleep(20);
     _exit(0);
   }
+  char line[64];
+  snprintf(line, sizeof line, "forked %ld %ld", (long)pid, (long)getpid());
+  log_line(line);
   return pid < 0;
 }
 
