@@ -29,7 +29,6 @@ std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions
 }
 
 int device_ordinal(const std::string& text) {
-  if (text == kAllDevicesName) return 0;
   int value = -1;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 0 || value > 9999)
@@ -38,8 +37,10 @@ int device_ordinal(const std::string& text) {
 }
 
 void add_device_option(CLI::App* command, std::string& device, bool allow_all) {
-  auto check = [allow_all](const std::string& value) -> std::string {
-    if (allow_all && value == kAllDevicesName) return "";
+  // Only run takes every device; the others would silently run on device 0.
+  auto check = [allow_all, name = command->get_name()](const std::string& value) -> std::string {
+    if (value == kAllDevicesName)
+      return allow_all ? "" : "'all' is for run (the selection on every device in turn); " + name + " runs on one: give its ordinal";
     try {
       device_ordinal(value);
       return "";

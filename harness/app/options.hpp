@@ -35,7 +35,7 @@ std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions
 // --device: an ordinal (0 to 9999), or with `allow_all` also "all".
 inline constexpr const char* kAllDevicesName = "all";
 void add_device_option(CLI::App* command, std::string& device, bool allow_all);
-int device_ordinal(const std::string& text);  // "all" is 0, the first
+int device_ordinal(const std::string& text);  // throws UsageError for anything else, "all" included
 
 // An option that takes one of an enum's names: validated, shown in --help and parsed from
 // the enum's one table (model/enum_table.hpp).
