@@ -15,14 +15,15 @@ declare -A allowed=(
   [runner]="runner protocol cuda callback model"
   [cases]="cases runner protocol cuda callback model"
   [reports]="reports model"
-  [app]="app reports exec runner cases protocol cuda callback model"
+  [matrix]="matrix reports model"
+  [app]="app matrix reports exec runner cases protocol cuda callback model"
 )
 cuda_layers=" cuda runner cases app "
 
 bad=0
 for layer in "${!allowed[@]}"; do
   case "$layer" in
-    cases | reports) dir="$layer" ;;
+    cases | reports | matrix) dir="$layer" ;;
     *) dir="harness/$layer" ;;
   esac
   [ -d "$dir" ] || { echo "check_layers: no folder $dir" >&2; exit 2; }
