@@ -76,6 +76,20 @@ TEST_CASE("a crash mid-run is an error naming the signal, the launch and the wor
   CHECK(results[2].status == Status::passed);  // a new worker took over
 }
 
+TEST_CASE("each job that starts is told when it starts, one that never runs is not", "[supervisor]") {
+  Fixture f;
+  auto plan = f.plan({id("pass"), "stub_forward/forward=direct/op=launch_host_func", id("crash"), id("pass", 2)});
+  REQUIRE_FALSE(plan[1].excluded_reason.empty());  // skipped without running
+  for (Isolation isolation : {Isolation::worker, Isolation::scenario}) {
+    f.options.isolation = isolation;
+    std::vector<std::size_t> started;
+    f.options.on_start = [&](std::size_t job) { started.push_back(job); };
+    auto results = f.run(plan);
+    CHECK(started == std::vector<std::size_t>{0, 2, 3});  // the crash had started: a hang would show it
+    CHECK(results[2].status == Status::error);
+  }
+}
+
 TEST_CASE("failures reported before a crash still reach the report", "[supervisor]") {
   Fixture f;
   auto plan = f.plan({id("fail_then_crash")});

@@ -61,6 +61,7 @@ void RunSession::start(Reporter& reporter, std::size_t planned) {
 
 bool RunSession::execute(const std::vector<Job>& jobs, const std::vector<Tag>& tags, Reporter& reporter) {
   execution_.stop_reason = stop_.reason();
+  execution_.on_start = [&](std::size_t k) { reporter.on_start(*jobs[k].scenario, k); };
   bool ran = false;
   ExecutedPlan executed = execute_plan(jobs, env_, execution_, [&](const Result& finished, std::size_t k) {
     Result r = finished;
@@ -74,6 +75,7 @@ bool RunSession::execute(const std::vector<Job>& jobs, const std::vector<Tag>& t
     ++reported_;
     outcome_.report.results.push_back(std::move(r));
   });
+  execution_.on_start = nullptr;
   outcome_.report.orphans.add(executed.orphans);
   return ran;
 }

@@ -22,7 +22,12 @@ namespace {
 // one at a time. Orphans the workers counted are gathered here too.
 class Collector {
  public:
-  Collector(std::size_t size, const ResultCallback& callback) : slots_(size), callback_(callback) {}
+  Collector(std::size_t size, const ResultCallback& callback, const std::function<void(std::size_t)>& on_start)
+      : slots_(size), callback_(callback), on_start_(on_start) {}
+  void started(std::size_t i) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (on_start_) on_start_(i);
+  }
   bool has(std::size_t i) const {
     std::lock_guard<std::mutex> lock(mutex_);
     return slots_[i].has_value();
@@ -48,6 +53,7 @@ class Collector {
   mutable std::mutex mutex_;
   std::vector<std::optional<Result>> slots_;
   const ResultCallback& callback_;
+  const std::function<void(std::size_t)>& on_start_;
   std::size_t next_ = 0;
   OrphanCounts orphans_;
 };
@@ -63,7 +69,8 @@ void run_batch(const std::vector<Job>& jobs, const std::vector<std::size_t>& bat
     for (std::size_t k = pos; k < batch.size(); ++k) left.push_back(jobs[batch[k]].scenario);
     const std::size_t base = pos;
     WorkerSession session(std::move(left), jobs[batch[base]].device, options, progress);
-    pos = base + session.run([&](std::size_t k, Result r) { out.set(batch[base + k], std::move(r)); });
+    pos = base + session.run([&](std::size_t k, Result r) { out.set(batch[base + k], std::move(r)); },
+                             [&](std::size_t k) { out.started(batch[base + k]); });
     out.add_orphans(session.orphans());
   }
 }
@@ -118,7 +125,7 @@ void run_in_workers(const std::vector<Job>& jobs, const std::vector<std::size_t>
 ExecutedPlan execute_plan(const std::vector<Job>& jobs, const Environment& env, const ExecutionOptions& options,
                           const ResultCallback& on_result) {
   signal(SIGPIPE, SIG_IGN);  // a worker that died leaves a broken pipe: an error, not our death
-  Collector out(jobs.size(), on_result);
+  Collector out(jobs.size(), on_result, options.on_start);
   std::vector<std::size_t> to_run;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const Scenario& s = *jobs[i].scenario;
@@ -134,6 +141,7 @@ ExecutedPlan execute_plan(const std::vector<Job>& jobs, const Environment& env, 
     if (!options.run_in_process) throw std::logic_error("--isolate none without an in-process runner");
     for (std::size_t i : to_run) {
       if (stopping(options)) break;
+      out.started(i);
       InProcessRun ran = options.run_in_process(*jobs[i].scenario, jobs[i].device);
       out.add_orphans(ran.orphans);
       out.set(i, std::move(ran.result));

@@ -54,6 +54,9 @@ struct ExecutionOptions {
   // a result is skipped (not_reached) with `stop_reason`.
   std::function<bool()> stop_requested;
   std::string stop_reason;
+  // Told when a job starts (its worker said so, or just before it runs in this process):
+  // what is running when a run seems stuck. Called one at a time, like on_result.
+  std::function<void(std::size_t job)> on_start;
 };
 
 // What a plan produced: one result per job, in job order, and every orphan event the

@@ -90,8 +90,9 @@ void WorkerSession::kill_worker(std::string why) {
   cause_ = std::move(why);
 }
 
-std::size_t WorkerSession::run(const Deliver& on_result) {
+std::size_t WorkerSession::run(const Deliver& on_result, const Started& on_start) {
   deliver_ = on_result;
+  started_event_ = on_start;
   for (std::size_t k = 0; k < scenarios_.size(); ++k) commands_ += protocol::encode(protocol::RunCommand{k, scenarios_[k]->id});
   progress_.cell().reset(-1);
   since_ = Clock::now();  // the worker's start-up is under the clock, from here
@@ -193,6 +194,7 @@ void WorkerSession::handle_event(const protocol::Event& event) {
   if (event.kind == protocol::EventKind::start) {
     started_ = true;
     since_ = Clock::now();
+    if (started_event_) started_event_(pos_);
     return;
   }
   if (event.result.id != scenarios_[pos_]->id) throw std::invalid_argument("result for " + event.result.id);

@@ -34,8 +34,10 @@ Result stopped_result(const Scenario& scenario, const ExecutionOptions& options,
 
 class WorkerSession {
  public:
-  // Results are handed to `on_result` with the scenario's index in `scenarios`.
+  // Results are handed to `on_result` with the scenario's index in `scenarios`; each start
+  // the worker reports to `on_start`.
   using Deliver = std::function<void(std::size_t, Result)>;
+  using Started = std::function<void(std::size_t)>;
 
   WorkerSession(std::vector<const Scenario*> scenarios, int device, const ExecutionOptions& options,
                 SharedProgress& progress);
@@ -45,7 +47,7 @@ class WorkerSession {
   // Runs until the worker is gone. Every scenario before the returned count has a result;
   // fewer than all only when the worker could not start (each left one is an error) or an
   // interrupt came (a started scenario is skipped with the time it ran).
-  std::size_t run(const Deliver& on_result);
+  std::size_t run(const Deliver& on_result, const Started& on_start);
   // What the worker counted, from its events: they fail the run.
   const OrphanCounts& orphans() const { return orphans_; }
 
@@ -67,6 +69,7 @@ class WorkerSession {
   const ExecutionOptions& options_;
   SharedProgress& progress_;
   Deliver deliver_;
+  Started started_event_;
   WorkerProcess worker_;
   std::string commands_;  // encoded, not yet written
   protocol::LineBuffer events_;
