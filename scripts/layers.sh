@@ -19,6 +19,7 @@ Each SPEC is a layer package, with or without a version:
 Layer packages and the layer modules (harness/adapters/python/hostcb_layers) run for each:
   cupy-cuda13x, cupy-cuda12x  cupy_external_stream, cupy_add_callback, cupy_runtime
   numba-cuda                  numba_add_callback
+  numba-cuda-mlir             numba_cuda_mlir_add_callback
   cuda-core                   cuda_core_graph_builder
   cuda-bindings               every cuda_bindings_*.py module there
 For each layer version and module it runs
@@ -78,6 +79,7 @@ modules_for() {
   case "$1" in
     cupy-cuda1[0-9]x | cupy) echo cupy_external_stream cupy_add_callback cupy_runtime ;;
     numba-cuda) echo numba_add_callback ;;
+    numba-cuda-mlir) echo numba_cuda_mlir_add_callback ;;
     cuda-core) echo cuda_core_graph_builder ;;
     cuda-bindings)
       for f in "$modules_dir"/cuda_bindings_*.py; do [ -f "$f" ] && basename "$f" .py; done ;;
@@ -89,6 +91,7 @@ ready_name() {
   case "$1" in
     cuda_bindings_*) echo "cuda_bindings:${1#cuda_bindings_}" ;;
     cuda_core_*) echo "cuda_core:${1#cuda_core_}" ;;
+    numba_cuda_mlir_*) echo "numba_cuda_mlir:${1#numba_cuda_mlir_}" ;;
     *) echo "${1%%_*}:${1#*_}" ;;
   esac
 }
