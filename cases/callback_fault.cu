@@ -180,6 +180,6 @@ Family callback_fault_family() {
   return family;
 }
 
-HOSTCB_FAMILY(90, callback_fault_family);
+HOSTCB_FAMILY(callback_fault_family);
 
 }  // namespace hostcb::cases

@@ -76,6 +76,6 @@ Family capture_contract_family() {
   return family;
 }
 
-HOSTCB_FAMILY(110, capture_contract_family);
+HOSTCB_FAMILY(capture_contract_family);
 
 }  // namespace hostcb::cases

@@ -1,7 +1,8 @@
-// The scenario families, one file each. A family file declares itself with
-// HOSTCB_FAMILY(rank, make) beside its body; register_all_cases adds every declared family
-// in rank order, which is the order of `hostcb list` and of every report. Adding a family is
-// one new file here plus its line in cases/CMakeLists.txt.
+// The scenario families, one file each. A family file ends with HOSTCB_FAMILY(make), its one
+// declaration, beside its body; register_all_cases adds every declared family in the order
+// of the families list (kFamilyOrder in all_cases.cpp), which is the order of `hostcb list`
+// and of every report. Adding a family is one new file here, its line in
+// cases/CMakeLists.txt and its name in that list.
 #pragma once
 #include <string>
 #include <vector>
@@ -16,10 +17,14 @@ namespace hostcb::cases {
 using FamilyMaker = Family (*)();
 
 struct FamilyDeclaration {
-  FamilyDeclaration(int rank, FamilyMaker make);
+  explicit FamilyDeclaration(FamilyMaker make);
 };
 
 void register_all_cases(Registry& registry);
+
+// `made` in the order of the names in `order`. Throws std::logic_error naming a family that
+// is declared but not listed, or listed but not declared: hostcb stops at start.
+std::vector<Family> in_listed_order(std::vector<Family> made, const std::vector<std::string>& order);
 
 // The axes most families share: which CUDA API (runtime or driver), and how the graph is
 // built (by CUDA's stream capture, by explicit nodes, or by the layer's own capture;
@@ -29,6 +34,5 @@ inline Axis build_axis() { return Axis::choice("build", {"capture", "node", "cap
 
 }  // namespace hostcb::cases
 
-// Declares a family: `rank` orders it among the others (unique), `make` builds it.
-#define HOSTCB_FAMILY(rank, make) \
-  static const ::hostcb::cases::FamilyDeclaration hostcb_family_declaration_##rank{rank, make}
+// Declares a family, made by `make` when the families are registered.
+#define HOSTCB_FAMILY(make) static const ::hostcb::cases::FamilyDeclaration hostcb_family_declaration_##make{make}

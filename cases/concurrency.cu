@@ -105,6 +105,6 @@ Family concurrency_family() {
   return family;
 }
 
-HOSTCB_FAMILY(60, concurrency_family);
+HOSTCB_FAMILY(concurrency_family);
 
 }  // namespace hostcb::cases

@@ -90,6 +90,6 @@ Family contracts_family() {
   return family;
 }
 
-HOSTCB_FAMILY(70, contracts_family);
+HOSTCB_FAMILY(contracts_family);
 
 }  // namespace hostcb::cases

@@ -214,6 +214,6 @@ Family device_fault_family() {
   return family;
 }
 
-HOSTCB_FAMILY(120, device_fault_family);
+HOSTCB_FAMILY(device_fault_family);
 
 }  // namespace hostcb::cases

@@ -596,6 +596,6 @@ Family fuzz_family() {
   return family;
 }
 
-HOSTCB_FAMILY(130, fuzz_family);
+HOSTCB_FAMILY(fuzz_family);
 
 }  // namespace hostcb::cases

@@ -145,6 +145,6 @@ Family lifetime_family() {
   return family;
 }
 
-HOSTCB_FAMILY(30, lifetime_family);
+HOSTCB_FAMILY(lifetime_family);
 
 }  // namespace hostcb::cases

@@ -82,6 +82,6 @@ Family multi_gpu_family() {
   return family;
 }
 
-HOSTCB_FAMILY(80, multi_gpu_family);
+HOSTCB_FAMILY(multi_gpu_family);
 
 }  // namespace hostcb::cases

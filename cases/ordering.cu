@@ -92,6 +92,6 @@ Family ordering_family() {
   return family;
 }
 
-HOSTCB_FAMILY(20, ordering_family);
+HOSTCB_FAMILY(ordering_family);
 
 }  // namespace hostcb::cases

@@ -73,6 +73,6 @@ Family replay_family() {
   return family;
 }
 
-HOSTCB_FAMILY(10, replay_family);
+HOSTCB_FAMILY(replay_family);
 
 }  // namespace hostcb::cases

@@ -48,6 +48,6 @@ Family stream_callback_family() {
   return family;
 }
 
-HOSTCB_FAMILY(100, stream_callback_family);
+HOSTCB_FAMILY(stream_callback_family);
 
 }  // namespace hostcb::cases

@@ -50,6 +50,6 @@ Family stream_host_func_family() {
   return family;
 }
 
-HOSTCB_FAMILY(105, stream_host_func_family);
+HOSTCB_FAMILY(stream_host_func_family);
 
 }  // namespace hostcb::cases

@@ -201,6 +201,6 @@ Family topology_family() {
   return family;
 }
 
-HOSTCB_FAMILY(50, topology_family);
+HOSTCB_FAMILY(topology_family);
 
 }  // namespace hostcb::cases

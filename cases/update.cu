@@ -171,6 +171,6 @@ Family update_family() {
   return family;
 }
 
-HOSTCB_FAMILY(40, update_family);
+HOSTCB_FAMILY(update_family);
 
 }  // namespace hostcb::cases

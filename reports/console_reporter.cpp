@@ -4,18 +4,11 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
-#include <map>
 
+#include "model/defaults.hpp"
 #include "model/errors.hpp"
 
 namespace hostcb {
-
-ColorMode parse_color_mode(const std::string& name) {
-  if (name == "auto") return ColorMode::automatic;
-  if (name == "always") return ColorMode::always;
-  if (name == "never") return ColorMode::never;
-  throw UsageError("--color takes auto, always or never; got '" + name + "'");
-}
 
 namespace {
 
@@ -69,6 +62,7 @@ void ConsoleReporter::on_result(const Result& r, std::size_t index, std::size_t 
 }
 
 void ConsoleReporter::run_finished(const RunReport& report, ReportFiles& files) {
+  if (!report.orphans.empty()) out_->error(report.orphans.describe());  // a finding about the run
   Counts counts = count_results(report.results);
   auto level = counts.any_bad() ? spdlog::level::err : counts.passed ? spdlog::level::info : spdlog::level::warn;
   std::string expected;  // only when an expectations file was used
@@ -76,20 +70,17 @@ void ConsoleReporter::run_finished(const RunReport& report, ReportFiles& files) 
   out_->log(level, fmt::format("{} scenarios: {} passed, {} failed, {} errors, {} skipped{} in {:.2f} s", counts.total(),
                                counts.passed, counts.failed, counts.error, counts.skipped, expected, report.seconds));
   // Skip reasons folded, so "why did nothing run" is answered in one place.
-  std::map<std::string, std::size_t> reasons;
-  for (const auto& r : report.results)
-    if (r.status == Status::skipped) ++reasons[first_line(r.reason)];
-  for (const auto& [reason, n] : reasons) out_->warn(fmt::format("  skipped {}: {}", n, reason));
+  for (const auto& [reason, n] : skip_reasons(report.results)) out_->warn(fmt::format("  skipped {}: {}", n, reason));
   for (const auto& file : files.written) out_->info("  wrote " + file);
   for (const auto& problem : files.failed) err_->error("hostcb: " + problem);
 }
 
 void ConsoleReporter::verdict(int exit_code, const std::string& why) {
-  auto level = exit_code == 0 ? spdlog::level::info : exit_code == 77 ? spdlog::level::warn : spdlog::level::err;
+  auto level = exit_code == kExitPassed      ? spdlog::level::info
+               : exit_code == kExitNothingRan ? spdlog::level::warn
+                                              : spdlog::level::err;
   out_->log(level, fmt::format("exit {}: {}", exit_code, why));
 }
-
-void ConsoleReporter::problem(const std::string& message) { out_->error(message); }
 
 void ConsoleReporter::error(const std::string& message) { err_->error(message); }
 

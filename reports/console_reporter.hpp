@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/enum_table.hpp"
 #include "reports/reporter.hpp"
 
 namespace spdlog {
@@ -20,7 +21,8 @@ enum class Verbosity {
   verbose,  // every result with its properties
 };
 enum class ColorMode { automatic, always, never };
-ColorMode parse_color_mode(const std::string& name);  // "auto", "always", "never"; throws UsageError
+inline constexpr EnumTable<ColorMode, 3> kColorModes{
+    "--color", {{{ColorMode::automatic, "auto"}, {ColorMode::always, "always"}, {ColorMode::never, "never"}}}};
 
 class ConsoleReporter final : public Reporter {
  public:
@@ -29,7 +31,6 @@ class ConsoleReporter final : public Reporter {
   void run_finished(const RunReport& report, ReportFiles& files) override;
   // The last line of a run: "exit 77: nothing ran: no usable CUDA device: ...".
   void verdict(int exit_code, const std::string& why);
-  void problem(const std::string& message);  // a finding about the run, on stdout with the results
   void error(const std::string& message);    // the tool's own trouble, on stderr
 
  private:

@@ -1,5 +1,6 @@
 // One interface for everything that reports a run, after Catch2's event listeners: the
-// run starts with its plan, each result arrives in plan order, the run finishes. Results
+// run starts with its plan, each scenario starts, each result arrives in plan order, the
+// run finishes. Results
 // arrive with expectations already applied, so xfail and xpass are final for every
 // reporter, the console's line included.
 #pragma once
@@ -22,6 +23,10 @@ class Reporter {
  public:
   virtual ~Reporter() = default;
   virtual void run_started(const Environment& /*environment*/, std::size_t /*planned*/) {}
+  // A scenario began (`job`: its place among the jobs the session handed over): what is
+  // running when a run seems stuck. With several workers, starts may come in any order;
+  // results still come in plan order.
+  virtual void on_start(const Scenario& /*scenario*/, std::size_t /*job*/) {}
   virtual void on_result(const Result& /*result*/, std::size_t /*index*/, std::size_t /*total*/) {}
   virtual void run_finished(const RunReport& /*report*/, ReportFiles& /*files*/) {}
 };
@@ -33,6 +38,9 @@ class MultiReporter final : public Reporter {
   void add(std::unique_ptr<Reporter> reporter) { reporters_.push_back(std::move(reporter)); }
   void run_started(const Environment& environment, std::size_t planned) override {
     for (auto& r : reporters_) r->run_started(environment, planned);
+  }
+  void on_start(const Scenario& scenario, std::size_t job) override {
+    for (auto& r : reporters_) r->on_start(scenario, job);
   }
   void on_result(const Result& result, std::size_t index, std::size_t total) override {
     for (auto& r : reporters_) r->on_result(result, index, total);

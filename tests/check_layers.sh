@@ -10,19 +10,21 @@ cd "$root" || exit 2
 declare -A allowed=(
   [model]="model"
   [callback]="callback model"
+  [protocol]="protocol model"
   [cuda]="cuda callback model hostcb"
-  [exec]="exec callback model"
-  [runner]="runner cuda callback model"
-  [cases]="cases runner cuda callback model"
+  [exec]="exec protocol callback model"
+  [runner]="runner protocol cuda callback model"
+  [cases]="cases runner protocol cuda callback model"
   [reports]="reports model"
-  [app]="app reports exec runner cases cuda callback model"
+  [matrix]="matrix reports model"
+  [app]="app matrix reports exec runner cases protocol cuda callback model"
 )
 cuda_layers=" cuda runner cases app "
 
 bad=0
 for layer in "${!allowed[@]}"; do
   case "$layer" in
-    cases | reports) dir="$layer" ;;
+    cases | reports | matrix) dir="$layer" ;;
     *) dir="harness/$layer" ;;
   esac
   [ -d "$dir" ] || { echo "check_layers: no folder $dir" >&2; exit 2; }

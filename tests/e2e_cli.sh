@@ -98,6 +98,16 @@ grep -q 'name="stub_flaky #2"' "$work/uf.xml" || fail "JUnit testcases of a repe
 [ "$(grep -c '"id": "stub/behave=pass/copy=1"' "$work/rep.json")" -eq 2 ] || fail "--repeat 2: expected two results"
 echo "cli: --repeat and --until-fail behave"
 
+# --budget: batch after batch of new seeds until the time is spent; the batch under way
+# when it runs out is cut short, and what it did not reach is left out, not skipped.
+"$stub" run --filter stub_seeded --budget 2 --json "$work/budget.json" >"$work/budget.log" 2>&1 ||
+  fail "--budget over passing scenarios must exit 0: $(tail -3 "$work/budget.log")"
+ran=$(grep -c '"id": "stub_seeded/seed=' "$work/budget.json")
+[ "$ran" -gt 3 ] || fail "--budget 2 ran only $ran scenarios: no batch after the first"
+grep -q '"id": "stub_seeded/seed=4"' "$work/budget.json" || fail "--budget: the second batch's seeds do not follow the first's"
+grep -q '"status": "skipped"' "$work/budget.json" && fail "--budget reported a scenario it did not reach: $(grep -m1 -A3 skipped "$work/budget.json")"
+echo "cli: --budget runs new seeds until its time is spent, and reports only what ran"
+
 # Scenarios that each need a fresh process run side by side: each of three waits until all
 # three have started.
 mkdir -p "$work/rendezvous"

@@ -129,6 +129,8 @@ Graph owned(SimGraph* graph) { return Graph(reinterpret_cast<cudaGraph_t>(graph)
 std::string name_of(int code) { return code == 0 ? "success" : str("sim_error_", code); }
 
 [[noreturn]] void fail(const char* call, int code) { throw CudaError(call, code, name_of(code), HOSTCB_HERE); }
+// A try_ form's result, with the call GraphApi's checked form names when it throws.
+ApiResult sim_result(int code, const char* call) { return {code, name_of(code), call, HOSTCB_HERE}; }
 [[noreturn]] void not_simulated(const char* what) {
   throw std::logic_error(str("the CPU stand-in of CUDA has no ", what));
 }
@@ -174,18 +176,12 @@ class SimApi final : public GraphApi {
     as_stream(stream)->tail.clear();
     for (cudaGraphNode_t dep : deps) as_stream(stream)->tail.push_back(as_node(dep));
   }
-  Graph end_capture(cudaStream_t stream) const override {
-    Graph graph;
-    ApiResult ended = try_end_capture(stream, graph);
-    if (ended.code) fail("end_capture", ended.code);
-    return graph;
-  }
   ApiResult try_end_capture(cudaStream_t stream, Graph& graph_out) const override {
     Capture* capture = capturing(stream);
-    if (!capture || capture->origin != stream) return {kInvalidValue, name_of(kInvalidValue)};
+    if (!capture || capture->origin != stream) return sim_result(kInvalidValue, "end_capture");
     capture->ended = true;  // every stream that joined it leaves it (capturing())
     std::unique_ptr<SimGraph> made(capture->into_existing ? nullptr : capture->graph);
-    if (capture->invalidated) return {kCaptureInvalidated, name_of(kCaptureInvalidated)};
+    if (capture->invalidated) return sim_result(kCaptureInvalidated, "end_capture");
     graph_out = made ? owned(made.release()) : Graph(reinterpret_cast<cudaGraph_t>(capture->graph), &destroy_graph);
     return {0, "success"};
   }
@@ -216,15 +212,11 @@ class SimApi final : public GraphApi {
     as_graph(graph)->user_objects.push_back(new UserObject{object, destroy, 1});
   }
 
-  void launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const override {
-    ApiResult launched = try_launch_host_func(stream, fn, user_data);
-    if (launched.code) fail("launch_host_func", launched.code);
-  }
   ApiResult try_launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const override {
     SimStream* s = as_stream(stream);
-    if (s->sticky) return {s->sticky, name_of(s->sticky)};
+    if (s->sticky) return sim_result(s->sticky, "launch_host_func");
     if (Capture* capture = capturing(stream)) {
-      if (capture->invalidated) return {kCaptureInvalidated, name_of(kCaptureInvalidated)};
+      if (capture->invalidated) return sim_result(kCaptureInvalidated, "launch_host_func");
       Node* node = add_node(*capture->graph, {}, Node::Kind::host);
       node->deps = s->tail;
       node->params = {fn, user_data};
@@ -234,27 +226,20 @@ class SimApi final : public GraphApi {
     fn(user_data);
     return {0, "success"};
   }
-  void add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const override {
-    ApiResult added = try_add_stream_callback(stream, fn, user_data);
-    if (added.code) fail("add_stream_callback", added.code);
-  }
   ApiResult try_add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const override {
     if (Capture* capture = capturing(stream)) {
       capture->invalidated = true;
-      return {kCaptureUnsupported, name_of(kCaptureUnsupported)};
+      return sim_result(kCaptureUnsupported, "add_stream_callback");
     }
     fn(stream, as_stream(stream)->sticky, user_data);
     return {0, "success"};
   }
 
-  GraphExec instantiate(cudaGraph_t graph) const override {
+  ApiResult try_instantiate(cudaGraph_t graph, GraphExec& exec_out) const override {
     auto exec = std::make_unique<SimExec>();
     flatten(*as_graph(graph), *exec);
-    return GraphExec(reinterpret_cast<cudaGraphExec_t>(exec.release()), &destroy_exec);
-  }
-  ApiResult try_instantiate(cudaGraph_t graph, GraphExec& exec_out) const override {
-    exec_out = instantiate(graph);
-    return {0, "success"};
+    exec_out = GraphExec(reinterpret_cast<cudaGraphExec_t>(exec.release()), &destroy_exec);
+    return {0, "success", "instantiate", HOSTCB_HERE};
   }
   void launch(cudaGraphExec_t exec, cudaStream_t stream) const override {
     if (capturing(stream)) not_simulated("launches into a capture");
@@ -263,12 +248,8 @@ class SimApi final : public GraphApi {
     for (std::size_t i = 0; i < calls.size(); ++i) calls[i].params.fn(calls[i].params.user_data);
   }
   void upload(cudaGraphExec_t, cudaStream_t) const override {}
-  void synchronize(cudaStream_t stream) const override {
-    if (int sticky = as_stream(stream)->sticky) fail("synchronize", sticky);
-  }
   ApiResult try_synchronize(cudaStream_t stream) const override {
-    int sticky = as_stream(stream)->sticky;
-    return {sticky, name_of(sticky)};
+    return sim_result(as_stream(stream)->sticky, "synchronize");
   }
   ApiResult query_stream(cudaStream_t) const override { return {0, "success"}; }
   std::string error_name(int code) const override { return name_of(code); }

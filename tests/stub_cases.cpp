@@ -12,6 +12,7 @@
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
 #include "exec/worker_process.hpp"
+#include "protocol/worker_protocol.hpp"
 #include "sim_cases.hpp"
 
 namespace hostcb::stub {
@@ -42,7 +43,7 @@ void behave(ScenarioRun& run, const std::string& how) {
   }
   if (how == "garbage") {
     const char text[] = "this is not an event\n";
-    ssize_t ignored = ::write(kWorkerEventsFd, text, sizeof text - 1);
+    ssize_t ignored = ::write(protocol::kEventsFd, text, sizeof text - 1);
     (void)ignored;
   }
   if (how == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -104,7 +105,7 @@ void register_stub_cases(Registry& registry) {
   stub.needs_gpu = false;
   stub.axes = {Axis::choice("behave", {"pass", "fail", "crash", "fail_then_crash", "abort", "exit", "hang", "garbage",
                                        "slow", "hang_own_limit", "many_failures", "orphan"}),
-               Axis::count("copy", {1}, 100)};
+               Axis::count("copy", {1}, 10000)};
   stub.body = [](ScenarioRun& run) { behave(run, run.param("behave")); };
   // The family's own limit, tighter than any run's: it must win over --timeout.
   stub.timeout = [](const Params& p) { return p.get("behave") == "hang_own_limit" ? 0.5 : 0.0; };
@@ -128,7 +129,7 @@ void register_stub_cases(Registry& registry) {
   fresh.name = "stub_fresh";
   fresh.needs_gpu = false;
   fresh.fresh_process = true;
-  fresh.axes = {Axis::count("copy", {1, 2, 3}, 100)};
+  fresh.axes = {Axis::count("copy", {1, 2, 3}, 10000)};
   fresh.body = [](ScenarioRun& run) {
     Probe& probe = run.make_probe(1, 1);
     if (const char* dir = std::getenv("HOSTCB_STUB_RENDEZVOUS")) {
@@ -169,6 +170,16 @@ void register_stub_cases(Registry& registry) {
   };
   registry.add(control);
 
+  // Scenarios with a seed, for run --budget: each passes after 50 ms.
+  Family seeded;
+  seeded.name = "stub_seeded";
+  seeded.needs_gpu = false;
+  seeded.axes = {Axis::count("seed", {1, 2, 3})};
+  seeded.body = [](ScenarioRun& run) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    behave(run, "pass");
+  };
+  registry.add(seeded);
   register_sim_cases(registry);
 }
 

@@ -12,6 +12,7 @@ namespace hostcb::stub {
 // stub_control/case=<c>: known-bad controls; `escapes` passes although it must fail.
 // stub_forward/forward=<layer>: three host functions through a loaded adapter.
 // sim_<family>/...: the shipped families on a CPU stand-in of CUDA (sim_cases.hpp).
+// stub_seeded/seed=<n>: passes after 50 ms (run --budget moves its seeds).
 void register_stub_cases(Registry& registry);
 
 }  // namespace hostcb::stub

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "callback/active_scenario.hpp"
 #include "exec/supervisor.hpp"
 #include "model/registry.hpp"
 #include "runner/runner.hpp"
@@ -20,8 +21,9 @@ struct StubFixture {
     env.gpu_unusable_reason = "no GPU in this test";
     options.worker_command = {HOSTCB_STUB_EXE, "worker"};
     options.timeout_s = 10;
-    options.run_in_process = [this](const Scenario& s) { return Runner(env).run(s); };
+    options.run_in_process = [this](const Scenario& s, int) { return InProcessRun{Runner(env).run(s), tally.take()}; };
   }
+  OrphanTally tally;  // what --isolate none's runs leave in this process
   std::vector<Scenario> plan(const std::vector<std::string>& ids) {
     std::vector<Scenario> out;
     for (const auto& id : ids) out.push_back(registry.resolve(id));
@@ -33,8 +35,13 @@ struct StubFixture {
     selection.only_controls = only_controls;
     return registry.plan(selection);
   }
+  ExecutedPlan execute(const std::vector<Scenario>& plan, const ResultCallback& on_result = nullptr) {
+    std::vector<Job> jobs;
+    for (const auto& s : plan) jobs.push_back({&s, 0});
+    return execute_plan(jobs, env, options, on_result);
+  }
   std::vector<Result> run(const std::vector<Scenario>& plan, const ResultCallback& on_result = nullptr) {
-    return execute_plan(plan, env, options, on_result);
+    return execute(plan, on_result).results;
   }
 };
 

@@ -8,7 +8,9 @@
 #include "catch_compat.hpp"
 #include "model/errors.hpp"
 #include "reports/json_writer.hpp"
-#include "reports/matrix_writer.hpp"
+#include "matrix/html_writer.hpp"
+#include "matrix/markdown_writer.hpp"
+#include "matrix/matrix_document.hpp"
 #include "report_fixture.hpp"
 
 using namespace hostcb;
@@ -150,6 +152,27 @@ TEST_CASE("the page leads with what changed", "[matrix]") {
   CHECK(changed < every);
   CHECK(html.find("Passes in one environment, fails in another: 1") != std::string::npos);
   CHECK(html.find("No previous matrix was given") != std::string::npos);
+}
+
+TEST_CASE("the Markdown and the HTML page lay out one document, built once", "[matrix]") {
+  MatrixReport report;
+  add_results_file(report.matrix, write_run("d1.json", "580", 13000, {Status::passed, Status::passed}));
+  add_results_file(report.matrix, write_run("d2.json", "580", 12040, {Status::passed, Status::failed}));
+  MatrixDocument doc = matrix_document(report);
+  CHECK(doc.scenario_count == 2);
+  CHECK(doc.cells == 4);
+  CHECK(doc.bad_cells == 1);
+  REQUIRE(doc.differing.size() == 1);
+  REQUIRE(doc.columns.size() == 2);
+  REQUIRE(doc.environments.size() == 2);
+  CHECK(doc.environments[1].results == "1 passed, 1 failed, 0 error, 0 skipped");
+  const std::string md = matrix_markdown(report), html = matrix_html(report);
+  for (const auto& column : doc.columns) CHECK(contains(md, markdown_cell(column.short_label)));
+  CHECK(contains(md, "| " + markdown_cell(doc.differing[0].id) + " | passed | **failed** |"));
+  CHECK(contains(md, doc.environments[1].results));
+  CHECK(contains(html, "<b>1</b>failed, error or xpass cells"));
+  CHECK(contains(html, "<b>4</b>cells"));
+  CHECK(contains(html, doc.environments[1].results));
 }
 
 TEST_CASE("a cell's message names the expectation that matched, then what happened", "[matrix]") {

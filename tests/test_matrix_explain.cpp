@@ -3,8 +3,9 @@
 
 #include "catch_compat.hpp"
 #include "model/errors.hpp"
-#include "reports/matrix_explain.hpp"
-#include "reports/matrix_writer.hpp"
+#include "matrix/matrix_explain.hpp"
+#include "matrix/html_writer.hpp"
+#include "matrix/markdown_writer.hpp"
 
 using namespace hostcb;
 

@@ -26,8 +26,8 @@ Environment no_gpu() {
 Result plan_and_run(const Scenario& scenario, const Environment& env) {
   ExecutionOptions options;
   options.isolation = Isolation::none;
-  options.run_in_process = [&](const Scenario& s) { return Runner(env).run(s); };
-  return execute_plan({scenario}, env, options, nullptr).at(0);
+  options.run_in_process = [&](const Scenario& s, int) { return InProcessRun{Runner(env).run(s), {}}; };
+  return execute_plan({Job{&scenario, 0}}, env, options, nullptr).results.at(0);
 }
 }  // namespace
 
@@ -98,6 +98,7 @@ TEST_CASE("the runner's four results", "[runner]") {
     Result r = runner.run(cpu_scenario(family, [](ScenarioRun&) { throw SkipScenario("needs CUDA 12.4"); }));
     CHECK(r.status == Status::skipped);
     CHECK(r.reason == "needs CUDA 12.4");
+    CHECK(r.cause == SkipCause::requirement);
   }
 }
 
@@ -111,6 +112,7 @@ TEST_CASE("without a GPU, GPU scenarios are skipped with the reason and their bo
   CHECK_FALSE(ran);
   CHECK(r.status == Status::skipped);
   CHECK(r.reason == "no usable CUDA device: test");
+  CHECK(r.cause == SkipCause::no_device);
 }
 
 TEST_CASE("excluded combinations are skipped as excluded", "[runner]") {
@@ -123,6 +125,7 @@ TEST_CASE("excluded combinations are skipped as excluded", "[runner]") {
   CHECK_FALSE(ran);
   CHECK(r.status == Status::skipped);
   CHECK(r.reason == "excluded: no such thing");
+  CHECK(r.cause == SkipCause::excluded);
 }
 
 TEST_CASE("a scenario below its version or device needs is skipped with the reason, whatever else holds", "[runner]") {
@@ -141,40 +144,42 @@ TEST_CASE("a scenario below its version or device needs is skipped with the reas
     scenario.requirements.min_runtime = 12080;
     env.gpu_usable = false;
     env.gpu_unusable_reason = "no usable CUDA device: test";
-    auto r = skip_reason(scenario, env);
+    auto r = why_skipped(scenario, env);
     REQUIRE(r);
-    CHECK(*r == "needs CUDA runtime 12.8 or newer; this binary's is 12.6");
+    CHECK(r->reason == "needs CUDA runtime 12.8 or newer; this binary's is 12.6");
   }
   SECTION("a shared cudart newer than the toolkit does not lift the need: the code was not built") {
     scenario.requirements.min_runtime = 12060;
     env.toolkit_version = 12040;
-    auto r = skip_reason(scenario, env);
+    auto r = why_skipped(scenario, env);
     REQUIRE(r);
-    CHECK(*r == "needs CUDA runtime 12.6 or newer; this binary's is 12.4 (the toolkit it was built with)");
+    CHECK(r->reason == "needs CUDA runtime 12.6 or newer; this binary's is 12.4 (the toolkit it was built with)");
   }
   SECTION("driver too old") {
     scenario.requirements.min_driver = 12040;
-    auto r = skip_reason(scenario, env);
+    auto r = why_skipped(scenario, env);
     REQUIRE(r);
-    CHECK(*r == "needs a driver supporting CUDA 12.4 or newer; this one supports 12.2");
+    CHECK(r->reason == "needs a driver supporting CUDA 12.4 or newer; this one supports 12.2");
   }
   SECTION("too few devices") {
     scenario.requirements.min_devices = 2;
-    auto r = skip_reason(scenario, env);
+    auto r = why_skipped(scenario, env);
     REQUIRE(r);
-    CHECK(*r == "needs 2 CUDA devices; 1 visible");
+    CHECK(r->reason == "needs 2 CUDA devices; 1 visible");
+    CHECK(r->cause == SkipCause::requirement);
   }
   SECTION("needs met: it runs") {
     scenario.requirements = {12060, 12020, 1};
-    CHECK_FALSE(skip_reason(scenario, env));
+    CHECK_FALSE(why_skipped(scenario, env));
   }
   SECTION("without a GPU the GPU reason wins over driver needs") {
     scenario.requirements.min_driver = 12040;
     env.gpu_usable = false;
     env.gpu_unusable_reason = "no usable CUDA device: test";
-    auto r = skip_reason(scenario, env);
+    auto r = why_skipped(scenario, env);
     REQUIRE(r);
-    CHECK(*r == "no usable CUDA device: test");
+    CHECK(r->reason == "no usable CUDA device: test");
+    CHECK(r->cause == SkipCause::no_device);
   }
 }
 

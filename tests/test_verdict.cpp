@@ -7,11 +7,12 @@
 using namespace hostcb;
 
 namespace {
-Result with(Status status, std::string reason = "") {
+Result with(Status status, std::string reason = "", SkipCause cause = SkipCause::none) {
   Result r;
   r.id = "f/x=1";
   r.status = status;
   r.reason = std::move(reason);
+  r.cause = cause;
   return r;
 }
 RunOutcome outcome(std::vector<Result> results, std::uint64_t orphans = 0, std::vector<std::string> lost = {},
@@ -48,7 +49,8 @@ TEST_CASE("each kind of bad makes exit 1, and the line names it", "[verdict]") {
 }
 
 TEST_CASE("an interrupt outranks failures", "[verdict]") {
-  Verdict v = run_verdict(outcome({with(Status::failed), with(Status::skipped, "interrupted by SIGTERM")}, 0, {}, SIGTERM));
+  Verdict v = run_verdict(outcome(
+      {with(Status::failed), with(Status::skipped, "interrupted by SIGTERM", SkipCause::interrupted)}, 0, {}, SIGTERM));
   CHECK(v.exit_code == 128 + SIGTERM);
   CHECK(v.why == "interrupted by SIGTERM; 1 scenario(s) not run");
 }
@@ -65,4 +67,12 @@ TEST_CASE("an error alone fails the run, and the line names it", "[verdict]") {
   Verdict v = run_verdict(outcome({with(Status::error, "crashed"), with(Status::skipped, "excluded: x")}));
   CHECK(v.exit_code == kExitFailed);
   CHECK(v.why == "1 error");
+}
+
+TEST_CASE("the scenarios an interrupt kept from running are counted by their cause, not their text", "[verdict]") {
+  Verdict v = run_verdict(outcome({with(Status::skipped, "interrupted by SIGINT", SkipCause::interrupted),
+                                   with(Status::skipped, "excluded: interrupted by design", SkipCause::excluded),
+                                   with(Status::skipped, "no usable CUDA device: none", SkipCause::no_device)},
+                                  0, {}, SIGINT));
+  CHECK(v.why == "interrupted by SIGINT; 1 scenario(s) not run");
 }

@@ -8,6 +8,7 @@
 #include "app/options.hpp"
 #include "model/suggest.hpp"
 #include "cuda/adapter_loader.hpp"
+#include "exec/interrupt.hpp"
 #include "model/errors.hpp"
 
 namespace hostcb {
@@ -122,13 +123,17 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
     struct Teardown {
       ~Teardown() { teardown_adapters(); }
     } teardown;  // also for the adapters loaded before one was refused
-    for (const auto& spec : chosen->adapters()) load_adapter(spec, chosen->adapter_check());
+    for (const auto& spec : chosen->adapters())
+      load_adapter(spec, chosen->adapter_check(), {kWorkerStartupSeconds, interrupt_fd()});
     Registry registry;
     register_cases(registry);
     return chosen->run(registry, shell_quoted(args));
   } catch (const UsageError& e) {
     std::cerr << "hostcb: " << printable(e.what()) << "\n";
     return kExitUsage;
+  } catch (const Interrupted& e) {
+    std::cerr << "hostcb: " << e.what() << "\n";
+    return exit_code_for_signal(interrupt_signal());
   }
 }
 

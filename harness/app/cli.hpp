@@ -4,15 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "model/defaults.hpp"  // the exit codes
 #include "model/registry.hpp"
 
 namespace hostcb {
 
-// Exit codes (documented in README.md and --help).
-inline constexpr int kExitPassed = 0;      // every scenario that ran passed (and at least one ran)
-inline constexpr int kExitFailed = 1;      // a scenario failed or errored, or a report could not be written
-inline constexpr int kExitUsage = 2;       // bad command line, unknown axis/value, filter matching nothing
-inline constexpr int kExitNothingRan = 77; // every selected scenario was skipped, e.g. no usable GPU
 
 // Parses `args` (args[0] is the program name) and does what they say. The families are
 // registered by `register_cases` after any --adapter is loaded, so that the adapters'

@@ -150,10 +150,9 @@ Expectation read_entry(const Json& entry, const std::string& path, const SourceM
     fail_at(path, map.where(index, "expect"), "\"expect\" must be a list of results: \"failed\", \"error\"");
   for (const auto& value : expect) {
     std::string name = value.is_string() ? value.get<std::string>() : value.dump().substr(0, 40);
-    if (name == "failed")
-      e.expect.push_back(Status::failed);
-    else if (name == "error")
-      e.expect.push_back(Status::error);
+    std::optional<Status> status = kStatuses.find(name);
+    if (status == Status::failed || status == Status::error)
+      e.expect.push_back(*status);
     else
       fail_at(path, map.where(index, "expect"), str("\"expect\" lists \"", name, "\"; known results: failed, error"));
   }

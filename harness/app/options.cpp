@@ -7,6 +7,7 @@
 #include "cuda/environment_capture.hpp"
 #include "exec/interrupt.hpp"
 #include "model/errors.hpp"
+#include "protocol/worker_protocol.hpp"
 
 namespace hostcb {
 
@@ -35,7 +36,6 @@ void check_plan_size(std::size_t selected, int passes, const char* option) {
 }
 
 int device_ordinal(const std::string& text) {
-  if (text == "all") return 0;
   int value = -1;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 0 || value > 9999)
@@ -44,8 +44,10 @@ int device_ordinal(const std::string& text) {
 }
 
 void add_device_option(CLI::App* command, std::string& device, bool allow_all) {
-  auto check = [allow_all](const std::string& value) -> std::string {
-    if (allow_all && value == "all") return "";
+  // Only run takes every device; the others would silently run on device 0.
+  auto check = [allow_all, name = command->get_name()](const std::string& value) -> std::string {
+    if (value == kAllDevicesName)
+      return allow_all ? "" : "'all' is for run (the selection on every device in turn); " + name + " runs on one: give its ordinal";
     try {
       device_ordinal(value);
       return "";
@@ -81,10 +83,9 @@ CLI::Validator seconds_between(double low, double high) {
 }
 
 void add_execution_options(CLI::App* command, ExecutionCliOptions& options) {
-  command->add_option("--isolate", options.isolation, "worker (default), scenario or none (in this process, for a debugger)")
-      ->type_name("MODE")
-      ->check(CLI::IsMember({"none", "worker", "scenario"}).description(""))
-      ->capture_default_str();
+  add_enum_option(command, "--isolate", options.isolation, kIsolations,
+                  "worker (default), scenario or none (in this process, for a debugger)")
+      ->type_name("MODE");
   command->add_option("--timeout", options.timeout_s, "seconds a scenario may take, unless its family sets its own")
       ->type_name("SECONDS")
       ->check(seconds_between(0.1, 86400))
@@ -93,13 +94,9 @@ void add_execution_options(CLI::App* command, ExecutionCliOptions& options) {
 
 ExecutionOptions execution_options(const ExecutionCliOptions& options, const std::vector<std::string>& adapters) {
   ExecutionOptions execution;
-  execution.isolation = parse_isolation(options.isolation);
+  execution.isolation = options.isolation;
   execution.timeout_s = options.timeout_s;
-  execution.worker_command = {"/proc/self/exe", "worker"};
-  for (const auto& spec : adapters) {  // workers load the same layers
-    execution.worker_command.push_back("--adapter");
-    execution.worker_command.push_back(spec);
-  }
+  execution.worker_command = protocol::worker_command("/proc/self/exe", adapters);
   return execution;
 }
 
@@ -120,7 +117,7 @@ Environment environment_for(int device, const std::string& command_line) {
 }
 
 std::vector<int> devices_for(const std::string& spec, const Environment& env) {
-  if (spec != "all") return {device_ordinal(spec)};
+  if (spec != kAllDevicesName) return {device_ordinal(spec)};
   std::vector<int> all;
   for (const auto& d : env.devices) all.push_back(d.ordinal);
   if (all.empty()) all.push_back(0);

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "exec/supervisor.hpp"
+#include "model/defaults.hpp"
+#include "model/enum_table.hpp"
 #include "model/environment.hpp"
 #include "model/registry.hpp"
 #include "reports/report_targets.hpp"
@@ -34,12 +36,25 @@ std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions
 void check_plan_size(std::size_t selected, int passes, const char* option);
 
 // --device: an ordinal (0 to 9999), or with `allow_all` also "all".
+inline constexpr const char* kAllDevicesName = "all";
 void add_device_option(CLI::App* command, std::string& device, bool allow_all);
-int device_ordinal(const std::string& text);  // "all" is 0, the first
+int device_ordinal(const std::string& text);  // throws UsageError for anything else, "all" included
+
+// An option that takes one of an enum's names: validated, shown in --help and parsed from
+// the enum's one table (model/enum_table.hpp).
+template <class E, std::size_t N>
+CLI::Option* add_enum_option(CLI::App* command, const std::string& name, E& value, const EnumTable<E, N>& table,
+                             const std::string& help) {
+  return command
+      ->add_option_function<std::string>(
+          name, [&value, &table](const std::string& text) { value = table.parse(text); }, help)
+      ->check(CLI::IsMember(table.names()).description(""))
+      ->default_str(table.name(value));
+}
 
 struct ExecutionCliOptions {
-  std::string isolation = "worker";
-  double timeout_s = 120;
+  Isolation isolation = Isolation::worker;
+  double timeout_s = kDefaultTimeoutSeconds;
 };
 void add_execution_options(CLI::App* command, ExecutionCliOptions& options);
 // A number of seconds from `low` to `high`; NaN, infinity and other words refused.

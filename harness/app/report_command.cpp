@@ -4,8 +4,9 @@
 #include "app/cli.hpp"
 #include "app/command.hpp"
 #include "app/options.hpp"
-#include "reports/matrix.hpp"
-#include "reports/matrix_writer.hpp"
+#include "matrix/html_writer.hpp"
+#include "matrix/markdown_writer.hpp"
+#include "matrix/matrix.hpp"
 
 namespace hostcb {
 

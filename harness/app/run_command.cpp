@@ -1,6 +1,5 @@
 // hostcb run: the selected scenarios, in workers, on one device or all; reports stream to
 // the console and are written to JUnit and JSON; the run ends with a verdict line.
-#include <chrono>
 #include <iostream>
 #include <optional>
 
@@ -8,14 +7,12 @@
 #include "app/command.hpp"
 #include "app/expectations.hpp"
 #include "app/options.hpp"
+#include "app/run_session.hpp"
 #include "app/verdict.hpp"
-#include "callback/active_scenario.hpp"
-#include "exec/interrupt.hpp"
 #include "model/errors.hpp"
 #include "reports/console_reporter.hpp"
 #include "reports/json_writer.hpp"
 #include "reports/junit_writer.hpp"
-#include "runner/runner.hpp"
 
 namespace hostcb {
 
@@ -56,10 +53,8 @@ class RunCommand final : public Command {
         ->check(seconds_between(1, 604800));
     run->add_flag("--quiet,-q", quiet_, "print only failures and the summary");
     run->add_flag("--verbose,-v", verbose_, "print every result's properties too");
-    run->add_option("--color", color_, "auto (on a terminal, unless NO_COLOR is set), always or never")
-        ->type_name("WHEN")
-        ->check(CLI::IsMember({"auto", "always", "never"}).description(""))
-        ->capture_default_str();
+    add_enum_option(run, "--color", color_, kColorModes, "auto (on a terminal, unless NO_COLOR is set), always or never")
+        ->type_name("WHEN");
     run->footer(std::string(kFilterHelp) + "\n" + kRunFooter);
     return run;
   }
@@ -71,101 +66,28 @@ class RunCommand final : public Command {
     if (until_fail_ && repeat_ == 1) repeat_ = kUntilFailDefault;
     const std::vector<Scenario> selected = make_plan(registry, selection_);
     check_plan_size(selected.size(), repeat_, until_fail_ ? "--until-fail" : "--repeat");
-    std::vector<Scenario> plan;  // the selection, --repeat times over: one worker runs them all
-    for (int k = 0; k < repeat_; ++k) plan.insert(plan.end(), selected.begin(), selected.end());
     if (budget_s_ > 0) check_budget(selected);
-    ExecutionOptions execution = execution_options(execution_, adapters_);
-    std::optional<Expectations> expectations;
-    if (expectations_option_->count()) {
-      expectations = load_expectations(expectations_path_);
-      std::vector<std::string> ids;
-      for (const auto& s : selected) ids.push_back(s.id);
-      for (const auto& warning : expectations->warnings) std::cerr << warning << "\n";
-      for (const auto& warning : unmatched_expectation_warnings(*expectations, ids)) std::cerr << warning << "\n";
-    }
-    std::vector<ReportTarget> inputs = adapter_inputs(adapters_);
+    const std::optional<Expectations> expectations = load_run_expectations(selected);
+    std::vector<ReportTarget> inputs = adapter_inputs(adapters_);  // no report may replace one
     if (expectations) inputs.push_back({expectations_path_, "expectations file"});
     check_report_options({&junit_, &json_}, inputs);
-
-    RunReport report;
-    report.started_utc = utc_now();
-    report.environment = environment_for(device_ordinal(device_), command_line);
-    const std::vector<int> devices = devices_for(device_, report.environment);
-    const bool several = device_ == "all";
-    if (several) report.environment.selected_device = kAllDevices;
-
+    RunSession session({device_, execution_, adapters_, command_line, ""});
+    session.use_expectations(expectations ? &*expectations : nullptr);
+    session.stop_policy().set_rule(until_fail_ ? StopPolicy::Rule::until_fail
+                                   : fail_fast_ ? StopPolicy::Rule::fail_fast
+                                                : StopPolicy::Rule::never);
     MultiReporter reporters;
-    if (junit_.given()) reporters.add(std::make_unique<FileReporter>(junit_.path, junit_xml));
-    if (json_.given()) reporters.add(std::make_unique<FileReporter>(json_.path, results_json));
-    auto console_owned = std::make_unique<ConsoleReporter>(
-        quiet_ ? Verbosity::quiet : verbose_ ? Verbosity::verbose : Verbosity::normal, parse_color_mode(color_));
-    ConsoleReporter& console = *console_owned;
-    reporters.add(std::move(console_owned));  // last: its summary names the files written
-
-    install_interrupt_handlers();
-    bool stop = false;
-    int failed_iteration = 0;  // --until-fail: the pass that failed; later passes are left out
-    if (fail_fast_ || until_fail_) {
-      execution.stop_requested = [&stop] { return stop; };
-      execution.stop_reason = str("not run: ", until_fail_ ? "--until-fail" : "--fail-fast",
-                                  " stopped the run at the first failure");
-    }
-    const std::size_t total = plan.size() * devices.size();
-    reporters.run_started(report.environment, total);
-    auto start = std::chrono::steady_clock::now();
+    ConsoleReporter& console = add_reporters(reporters);
+    SessionOutcome outcome;
     if (budget_s_ > 0) {
-      // --budget: batch after batch of new seeds until the time is spent; results arrive
-      // numbered past the first batch's total, which only says how far the run has come.
-      auto spent = [&] { return std::chrono::steady_clock::now() - start >= std::chrono::duration<double>(budget_s_); };
-      Environment on_device = report.environment;
-      on_device.selected_device = execution.device = devices.front();
-      Runner in_process(on_device);
-      execution.run_in_process = [&](const Scenario& s) { return in_process.run(s); };
-      auto earlier = execution.stop_requested;
-      execution.stop_requested = [&, earlier] { return spent() || (earlier && earlier()); };
-      execution.stop_reason = "not run: --budget spent";
-      std::size_t done = 0;
-      std::int64_t batch = -1;
-      for (bool ran = true; ran && !spent() && !stop && !interrupt_signal();) {  // a batch that ran nothing ends it (no GPU)
-        ran = false;
-        ++batch;
-        execute_plan(shifted_seeds(registry, selected, batch), on_device, execution, [&](const Result& finished, std::size_t) {
-          if (finished.status == Status::skipped && finished.reason == execution.stop_reason) return;
-          Result r = finished;
-          ran = ran || r.status != Status::skipped;
-          if (expectations) apply_expectation(r, *expectations, report.environment);
-          stop = stop || ((fail_fast_ || until_fail_) && is_bad(r.status));
-          const std::size_t index = done++;
-          reporters.on_result(r, index, std::max(total, done));
-          report.results.push_back(std::move(r));
-        });
-      }
+      session.stop_policy().stop_after(budget_s_);
+      auto batch = [&](std::int64_t k) { return shifted_seeds(registry, selected, k); };
+      outcome = session.run_batches(batch, selected.size(), reporters);
+    } else {
+      outcome = session.run(selected, repeat_, reporters);
     }
-    for (std::size_t d = 0; d < devices.size() && budget_s_ <= 0; ++d) {
-      Environment on_device = report.environment;
-      on_device.selected_device = execution.device = devices[d];
-      Runner in_process(on_device);
-      execution.run_in_process = [&](const Scenario& s) { return in_process.run(s); };
-      const std::size_t offset = d * plan.size();
-      execute_plan(plan, on_device, execution, [&](const Result& finished, std::size_t i) {
-        Result r = finished;
-        if (several) r.device = devices[d];
-        if (repeat_ > 1) r.iteration = static_cast<int>(i / selected.size()) + 1;
-        if (expectations) apply_expectation(r, *expectations, report.environment);
-        if (!stop && is_bad(r.status)) failed_iteration = r.iteration;
-        stop = stop || is_bad(r.status);
-        if (until_fail_ && stop && r.iteration > failed_iteration) return;  // a pass that never began
-        reporters.on_result(r, offset + i, total);
-        report.results.push_back(std::move(r));
-      });
-    }
-    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (orphan_events()) console.problem(describe_orphan_events());
-    ReportFiles files;
-    reporters.run_finished(report, files);
-
-    RunOutcome outcome{report.results, orphan_events(), files.failed, interrupt_signal()};
-    Verdict verdict = run_verdict(outcome);
+    Verdict verdict = run_verdict(
+        {outcome.report.results, outcome.report.orphans.total(), outcome.files.failed, outcome.interrupt_signal});
     console.verdict(verdict.exit_code, verdict.why);
     return verdict.exit_code;
   }
@@ -181,9 +103,31 @@ class RunCommand final : public Command {
   static constexpr int kUntilFailDefault = 1000;
   double budget_s_ = 0;
 
+  // The expectations file, its warnings printed; none without --expectations.
+  std::optional<Expectations> load_run_expectations(const std::vector<Scenario>& selected) const {
+    if (!expectations_option_->count()) return std::nullopt;
+    Expectations expectations = load_expectations(expectations_path_);
+    std::vector<std::string> ids;
+    for (const auto& s : selected) ids.push_back(s.id);
+    for (const auto& warning : expectations.warnings) std::cerr << warning << "\n";
+    for (const auto& warning : unmatched_expectation_warnings(expectations, ids)) std::cerr << warning << "\n";
+    return expectations;
+  }
+
+  // The file reporters, then the console (last: its summary names the files written).
+  ConsoleReporter& add_reporters(MultiReporter& reporters) const {
+    if (junit_.given()) reporters.add(std::make_unique<FileReporter>(junit_.path, junit_xml));
+    if (json_.given()) reporters.add(std::make_unique<FileReporter>(json_.path, results_json));
+    auto console = std::make_unique<ConsoleReporter>(
+        quiet_ ? Verbosity::quiet : verbose_ ? Verbosity::verbose : Verbosity::normal, color_);
+    ConsoleReporter& added = *console;
+    reporters.add(std::move(console));
+    return added;
+  }
+
   // --budget needs scenarios with a seed (the fuzz family), on one device, once each.
   void check_budget(const std::vector<Scenario>& selected) const {
-    if (device_ == "all" || repeat_ > 1 || until_fail_)
+    if (device_ == kAllDevicesName || repeat_ > 1 || until_fail_)
       throw UsageError("--budget runs new seeds on one device: it does not combine with --device all, --repeat or --until-fail");
     for (const auto& s : selected)
       if (!s.params.has("seed"))
@@ -202,16 +146,14 @@ class RunCommand final : public Command {
     }
     std::vector<Scenario> plan;
     for (const auto& s : selected) {
-      Params moved;
-      for (const auto& [axis, value] : s.params.items())
-        moved.add(axis, axis == "seed" ? std::to_string(std::stoll(value) + batch * (high - low + 1)) : value);
+      Params moved = s.params.with("seed", std::to_string(s.params.get_count("seed") + batch * (high - low + 1)));
       plan.push_back(registry.resolve(scenario_id(s.family->name, s.family->axes, moved)));
     }
     return plan;
   }
   int repeat_ = 1;
   bool fail_fast_ = false, until_fail_ = false, quiet_ = false, verbose_ = false;
-  std::string color_ = "auto";
+  ColorMode color_ = ColorMode::automatic;
 };
 
 }  // namespace

@@ -4,14 +4,23 @@
 #include "app/cli.hpp"
 #include "app/command.hpp"
 #include "app/options.hpp"
+#include "app/run_session.hpp"
 #include "app/selftest.hpp"
 #include "exec/interrupt.hpp"
 #include "model/errors.hpp"
-#include "runner/runner.hpp"
 
 namespace hostcb {
 
 namespace {
+
+// "self-test: 10/283" on stderr at every tenth control, and at the last.
+class ControlProgress final : public Reporter {
+ public:
+  void on_result(const Result&, std::size_t index, std::size_t total) override {
+    const std::size_t done = index + 1;
+    if (done % 10 == 0 || done == total) std::cerr << "self-test: " << done << "/" << total << "\n";
+  }
+};
 
 class SelfTestCommand final : public Command {
  public:
@@ -31,23 +40,15 @@ class SelfTestCommand final : public Command {
   int run(const Registry& registry, const std::string& command_line) override {
     Selection selection;
     selection.only_controls = true;
-    std::vector<Scenario> plan = registry.plan(selection);
-    if (execution_.isolation == "none") throw UsageError("self-test needs worker isolation: controls crash and hang");
-    ExecutionOptions execution = execution_options(execution_, adapters_);
-    Environment env = environment_for(device_ordinal(device_), command_line);
-    execution.device = env.selected_device;
-    Runner in_process(env);
-    execution.run_in_process = [&](const Scenario& s) { return in_process.run(s); };
-    install_interrupt_handlers();
-    std::size_t done = 0;
-    std::vector<Result> results = execute_plan(plan, env, execution, [&](const Result&, std::size_t) {
-      if (++done % 10 == 0 || done == plan.size()) std::cerr << "self-test: " << done << "/" << plan.size() << "\n";
-    });
+    const std::vector<Scenario> plan = registry.plan(selection);
+    RunSession session({device_, execution_, adapters_, command_line, "self-test needs worker isolation: controls crash and hang"});
+    ControlProgress progress;
+    const std::vector<Result> results = session.run(plan, 1, progress).report.results;
     std::vector<ControlOutcome> outcomes = judge_controls(plan, results);
     std::cout << controls_table(outcomes) << checks_summary(outcomes) << "\n";
     if (int signal = interrupt_signal()) {
-      std::cout << "exit " << 128 + signal << ": interrupted\n";
-      return 128 + signal;
+      std::cout << "exit " << exit_code_for_signal(signal) << ": interrupted\n";
+      return exit_code_for_signal(signal);
     }
     std::size_t caught = 0, skipped = 0;
     std::string skip_reason;

@@ -7,11 +7,11 @@
 #include "app/cli.hpp"
 #include "app/command.hpp"
 #include "app/options.hpp"
+#include "app/run_session.hpp"
 #include "cases/fuzz/generator.hpp"
 #include "cases/fuzz/shrink.hpp"
 #include "exec/interrupt.hpp"
 #include "model/errors.hpp"
-#include "runner/runner.hpp"
 
 namespace hostcb {
 
@@ -34,9 +34,7 @@ std::string failure_signature(const Result& r) {
 }
 
 std::string with_cut(const Scenario& s, const std::string& cut) {
-  Params cut_params;
-  for (const auto& [axis, value] : s.params.items()) cut_params.add(axis, axis == "cut" ? cut : value);
-  return scenario_id(s.family->name, s.family->axes, cut_params);
+  return scenario_id(s.family->name, s.family->axes, s.params.with("cut", cut));
 }
 
 class ShrinkCommand final : public Command {
@@ -60,18 +58,12 @@ class ShrinkCommand final : public Command {
   int run(const Registry& registry, const std::string& command_line) override {
     const Scenario original = registry.resolve(id_);
     if (original.family->name != "fuzz") throw UsageError("shrink takes a fuzz scenario's id; '" + id_ + "' is not one");
-    if (execution_.isolation == "none") throw UsageError("shrink needs worker isolation: candidates crash");
-    ExecutionOptions execution = execution_options(execution_, adapters_);
-    Environment env = environment_for(device_ordinal(device_), command_line);
-    execution.device = env.selected_device;
-    Runner in_process(env);
-    execution.run_in_process = [&](const Scenario& s) { return in_process.run(s); };
-    install_interrupt_handlers();
-
+    RunSession session({device_, execution_, adapters_, command_line, "shrink needs worker isolation: candidates crash"});
+    Reporter silent;  // the candidates' results are judged here, not reported
     int runs = 0;
     auto run_one = [&](const std::string& id) {
       ++runs;
-      return execute_plan({registry.resolve(id)}, env, execution, [](const Result&, std::size_t) {}).front();
+      return session.run({registry.resolve(id)}, 1, silent).report.results.front();
     };
     const Result first = run_one(id_);
     if (first.status == Status::skipped) {
@@ -95,7 +87,7 @@ class ShrinkCommand final : public Command {
                 << (same ? "fails the same way" : "does not") << "\n";
       return same;
     });
-    if (int signal = interrupt_signal()) return 128 + signal;
+    if (int signal = interrupt_signal()) return exit_code_for_signal(signal);
     const std::string smallest = with_cut(original, fuzz::cuts_word(cuts));
     std::cout << "shrunk in " << runs << " runs to " << fuzz::apply_cuts(program, cuts).ops.size() << " operations ("
               << signature << "):\n"

@@ -1,9 +1,8 @@
 #include "app/verdict.hpp"
 
 #include <csignal>
-#include <map>
 
-#include "app/cli.hpp"
+#include "model/defaults.hpp"
 #include "model/errors.hpp"
 
 namespace hostcb {
@@ -17,12 +16,9 @@ void append(std::string& text, std::size_t n, const char* one, const char* many)
 
 // The reason most scenarios were skipped for: what "nothing ran" means here.
 std::string main_skip_reason(const std::vector<Result>& results) {
-  std::map<std::string, std::size_t> reasons;
-  for (const auto& r : results)
-    if (r.status == Status::skipped) ++reasons[first_line(r.reason)];
   std::string best;
   std::size_t most = 0;
-  for (const auto& [reason, n] : reasons)
+  for (const auto& [reason, n] : skip_reasons(results))
     if (n > most) best = reason, most = n;
   return best;
 }
@@ -33,8 +29,8 @@ Verdict run_verdict(const RunOutcome& outcome) {
   const Counts counts = count_results(outcome.results);
   if (outcome.interrupt_signal) {
     std::size_t not_run = 0;
-    for (const auto& r : outcome.results) not_run += r.status == Status::skipped && r.reason.rfind("interrupted", 0) == 0;
-    return {128 + outcome.interrupt_signal,
+    for (const auto& r : outcome.results) not_run += r.cause == SkipCause::interrupted;
+    return {exit_code_for_signal(outcome.interrupt_signal),
             str("interrupted by ", outcome.interrupt_signal == SIGTERM ? "SIGTERM" : "SIGINT", "; ", not_run,
                 " scenario(s) not run")};
   }

@@ -1,4 +1,4 @@
-// hostcb worker (internal, hidden): runs scenario ids from stdin for a supervisor.
+// hostcb worker (internal, hidden): runs scenarios for a supervisor (protocol/worker_protocol.hpp).
 #include "app/command.hpp"
 #include "app/options.hpp"
 #include "runner/worker.hpp"
@@ -10,22 +10,20 @@ namespace {
 class WorkerCommand final : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
-    CLI::App* worker = app.add_subcommand("worker", "internal: run scenario ids from stdin for a supervisor");
+    CLI::App* worker = app.add_subcommand("worker", "internal: run scenarios for a supervisor");
     worker->group("");  // hidden from --help
     worker->add_option("--device", device_)->required();
-    worker->add_option("--events-fd", events_fd_)->required();
-    worker->add_option("--progress-fd", progress_fd_)->required();
     add_adapter_option(worker, adapters_);
     return worker;
   }
   std::vector<std::string> adapters() const override { return adapters_; }
   AdapterCheck adapter_check() const override { return AdapterCheck::in_process; }
   int run(const Registry& registry, const std::string&) override {
-    return worker_main(registry, device_, events_fd_, progress_fd_);
+    return worker_main(registry, device_);
   }
 
  private:
-  int device_ = 0, events_fd_ = -1, progress_fd_ = -1;
+  int device_ = 0;
   std::vector<std::string> adapters_;
 };
 

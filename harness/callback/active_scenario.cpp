@@ -64,21 +64,14 @@ std::vector<std::pair<std::string, std::uint64_t>> orphan_events_by_scenario() {
   return g_orphans_by_scenario;
 }
 
-void add_orphan_events(const std::string& scenario_id, std::uint64_t count) {
-  if (!count) return;
-  g_orphans.fetch_add(count, std::memory_order_relaxed);
-  std::lock_guard<std::mutex> lock(g_orphan_mutex);
-  blame_orphans(scenario_id, count);
-}
-
-std::string describe_orphan_events() {
-  std::string text = std::to_string(orphan_events()) +
-                     " callback event(s) found no active scenario or armed probe (a host function outlived its "
-                     "scenario or ran before its probe):";
-  for (const auto& [id, n] : orphan_events_by_scenario())
-    text += " " + std::to_string(n) + (id.empty() ? " before any scenario;" : " during or after " + id + ";");
-  text.back() = '.';  // the list's last ';', or the ':' when nothing was blamed
-  return text;
+OrphanCounts OrphanTally::take() {
+  OrphanCounts fresh;
+  for (const auto& [id, count] : orphan_events_by_scenario()) {
+    std::uint64_t& taken = taken_[id];
+    if (count > taken) fresh.add(id, count - taken);
+    taken = count;
+  }
+  return fresh;
 }
 
 CallbackLaunchScope::CallbackLaunchScope(std::int64_t launch) noexcept : previous_(t_callback_launch) {

@@ -6,11 +6,13 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "callback/failure_channel.hpp"
+#include "model/orphans.hpp"
 
 namespace hostcb {
 
@@ -42,16 +44,23 @@ std::uint64_t thread_token() noexcept;
 // Orphan events: host-function calls that found no scenario (one that ran after its
 // scenario ended) or no armed probe to report to. Each is blamed on the scenario active
 // when it arrived, else the one active last ("" before the first): a host function that
-// outlives its scenario runs after it, so that is the one that enqueued it.
-std::uint64_t orphan_events() noexcept;  // in all, counted here or added from a worker
+// outlives its scenario runs after it, so that is the one that enqueued it. These counts
+// are this process's own; they leave it as data (OrphanTally), never through a global of
+// another layer.
+std::uint64_t orphan_events() noexcept;  // counted in this process
 void count_orphan_event() noexcept;
 // Counts by scenario, in order of the first orphan blamed on each.
 std::vector<std::pair<std::string, std::uint64_t>> orphan_events_by_scenario();
-// Orphans another process counted: a worker reports them, its supervisor adds them here, so
-// that they fail the run in every isolation mode.
-void add_orphan_events(const std::string& scenario_id, std::uint64_t count);
-// One line for the console: how many, and after which scenarios.
-std::string describe_orphan_events();
+
+// Orphans counted in this process since the last take(), by scenario: what a worker sends
+// with each event, and what an in-process run hands back with its result.
+class OrphanTally {
+ public:
+  OrphanCounts take();
+
+ private:
+  std::map<std::string, std::uint64_t> taken_;
+};
 
 // Sends a failure to the active scenario's channel, with the launch number taken from the
 // enclosing guarded callback or else from the body's current launch. Never throws.

@@ -19,16 +19,6 @@ struct ProgressCell {
 };
 static_assert(std::atomic<std::int64_t>::is_always_lock_free, "the cell is shared between processes");
 
-// A worker writes this, then " start N" or " end N", as one line of its output (stdout and
-// stderr share the pipe) at each scenario's start and end: the supervisor attributes what
-// the worker wrote by these marks, which keep their order among the output (OutputTail).
-inline constexpr const char kWorkerOutputMark[] = "\x1ehostcb-worker-mark";
-
-// Sent by the supervisor to each thread of a worker it is about to kill for a timeout:
-// a thread that receives it writes where it is, one line to the output
-// (runner/stack_report.hpp).
-inline constexpr int kStackReportSignal = 36;  // SIGRTMIN + 2 under glibc: real-time, queued per thread
-
 // The cell scenarios report to: process-local unless a worker mapped a shared one.
 ProgressCell& progress_cell() noexcept;
 // Worker side: use the supervisor's page behind `fd`. Throws std::runtime_error.

@@ -3,11 +3,15 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <algorithm>
@@ -257,16 +261,70 @@ AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
   return info;
 }
 
+// What the check child said and how it ended, once it has exited. Its init may have
+// started processes that hold the pipe open for ever: the child's exit is what is waited
+// for, not the pipe's end, and its process group is killed with whatever is left in it.
+struct ChildEnd {
+  std::string said;
+  int status = 0;
+};
+
+ChildEnd wait_for_check(pid_t pid, int pipe, const AdapterSpec& s, const AdapterCheckLimits& limits) {
+  ChildEnd end;
+  auto read_available = [&] {
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(pipe, buffer, sizeof buffer)) > 0;) end.said.append(buffer, static_cast<std::size_t>(n));
+  };
+  auto give_up = [&] {
+    kill(-pid, SIGKILL);
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    ::close(pipe);
+  };
+  fcntl(pipe, F_SETFL, fcntl(pipe, F_GETFL) | O_NONBLOCK);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limits.seconds);
+  for (;;) {
+    siginfo_t info{};
+    if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) break;
+    double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) {
+      give_up();
+      throw UsageError(str("adapter '", s.label, "': its init did not finish within ", limits.seconds,
+                           " s in a test process; not loaded"));
+    }
+    pollfd fds[2] = {{pipe, POLLIN, 0}, {limits.interrupt_fd, POLLIN, 0}};
+    poll(fds, limits.interrupt_fd >= 0 ? 2 : 1, static_cast<int>(std::min(left * 1000, 100.0)) + 1);
+    if (fds[1].revents) {
+      give_up();
+      throw Interrupted(str("adapter '", s.label, "': interrupted while its init ran in a test process; nothing ran"));
+    }
+    read_available();
+  }
+  read_available();
+  ::close(pipe);
+  kill(-pid, SIGKILL);  // what its init started in the test process goes with it
+  while (waitpid(pid, &end.status, 0) < 0 && errno == EINTR) {
+  }
+  return end;
+}
+
 // Runs the whole load, init and teardown in a child: a refusal comes back as its line, a
-// crash as "its init crashed", and hostcb itself never runs code that may kill it.
-void check_in_child(const AdapterSpec& s) {
+// crash as "its init crashed", and hostcb itself never runs code that may kill it. The
+// child has a time limit, dies with hostcb, and an interrupt stops it.
+void check_in_child(const AdapterSpec& s, const AdapterCheckLimits& limits) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(str("pipe2: ", std::strerror(errno)));
   std::fflush(nullptr);
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error(str("fork: ", std::strerror(errno)));
   if (pid == 0) {
     ::close(fds[0]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive hostcb
+    if (getppid() != parent) _exit(1);
+    setpgid(0, 0);  // its own group, killed whole; the terminal's ^C reaches only hostcb
+    signal(SIGINT, SIG_DFL);  // hostcb's handlers would only note a signal: this child just dies
+    signal(SIGTERM, SIG_DFL);
     // What the adapter or a sanitizer prints while it dies is not hostcb's one line: the
     // refusal comes back through the pipe, a death as the child's status.
     int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -286,22 +344,14 @@ void check_in_child(const AdapterSpec& s) {
     (void)ignored;
     _exit(code);  // no atexit handlers, no static destructors of the parent's state
   }
+  setpgid(pid, pid);  // as the child does: the group exists whichever runs first
   ::close(fds[1]);
-  std::string said;
-  char buffer[4096];
-  for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    said.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  const ChildEnd end = wait_for_check(pid, fds[0], s, limits);
+  const int status = end.status;
   if (WIFSIGNALED(status))
     throw UsageError(str("adapter '", s.label, "': crashed while being loaded and initialised in a test process (",
                          strsignal(WTERMSIG(status)), ", signal ", WTERMSIG(status), "); not loaded"));
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && !said.empty()) throw UsageError(said);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && !end.said.empty()) throw UsageError(end.said);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)  // a sanitizer turns a crash into an exit code
     throw UsageError(str("adapter '", s.label, "': crashed while being loaded and initialised in a test process (exit code ",
                          WEXITSTATUS(status), ", no reason given); not loaded"));
@@ -309,7 +359,7 @@ void check_in_child(const AdapterSpec& s) {
 
 }  // namespace
 
-AdapterInfo load_adapter(const std::string& spec, AdapterCheck check) {
+AdapterInfo load_adapter(const std::string& spec, AdapterCheck check, const AdapterCheckLimits& limits) {
   std::lock_guard<std::mutex> lock(g_mutex);
   AdapterSpec s;
   if (is_ready_name(spec)) {
@@ -320,7 +370,7 @@ AdapterInfo load_adapter(const std::string& spec, AdapterCheck check) {
   } else {
     s = split_adapter_spec(spec);
   }
-  if (check == AdapterCheck::in_child_first) check_in_child(s);
+  if (check == AdapterCheck::in_child_first) check_in_child(s, limits);
   return load_checked(s, true);
 }
 

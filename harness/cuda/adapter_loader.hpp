@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "model/defaults.hpp"
 #include "model/environment.hpp"
 
 namespace hostcb {
@@ -23,13 +24,23 @@ enum class AdapterCheck {
   in_process,      // no child (a worker: its supervisor has checked the adapter already)
 };
 
+// The check child's bounds. It runs in a process group of its own and dies with hostcb;
+// an init that takes longer than `seconds` is refused (UsageError), and once `interrupt_fd`
+// is readable (exec/interrupt.hpp's, handed in by the CLI) the child is killed and
+// Interrupted is thrown. Either way nothing the child's init started is left running, and a
+// process it started never holds hostcb: the child's exit is waited for, not its pipe's end.
+struct AdapterCheckLimits {
+  double seconds = kWorkerStartupSeconds;
+  int interrupt_fd = -1;  // none
+};
+
 // Loads `spec` (PATH[@OPTIONS], or a ready name LAYER:ENTRY[@OPTIONS]: adapter_names.hpp), checks it, runs its init and registers it as a forwarding layer. Throws
 // UsageError with a one-line reason: an empty path, file not loadable, symbol missing,
 // another ABI version, a struct too small, a bad or taken name (checked before init), no
 // operation at all (launch_host_func, add_host_node or add_stream_callback), init refused,
-// init crashed (in the child). Call before the families
-// are registered.
-AdapterInfo load_adapter(const std::string& spec, AdapterCheck check = AdapterCheck::in_child_first);
+// init crashed or hung (in the child). Call before the families are registered.
+AdapterInfo load_adapter(const std::string& spec, AdapterCheck check = AdapterCheck::in_child_first,
+                         const AdapterCheckLimits& limits = {});
 
 // Every adapter loaded in this process, in load order.
 std::vector<AdapterInfo> loaded_adapters();

@@ -3,7 +3,37 @@
 
 #include <stdexcept>
 
+#include "cuda/cuda_check.hpp"
+
 namespace hostcb {
+
+namespace {
+void check(const ApiResult& result) {
+  if (result.code != 0) throw CudaError(result.call, result.code, result.name, result.where);
+}
+}  // namespace
+
+Graph GraphApi::end_capture(cudaStream_t stream) const {
+  Graph graph;
+  check(try_end_capture(stream, graph));
+  return graph;
+}
+
+void GraphApi::launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const {
+  check(try_launch_host_func(stream, fn, user_data));
+}
+
+GraphExec GraphApi::instantiate(cudaGraph_t graph) const {
+  GraphExec exec;
+  check(try_instantiate(graph, exec));
+  return exec;
+}
+
+void GraphApi::synchronize(cudaStream_t stream) const { check(try_synchronize(stream)); }
+
+void GraphApi::add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const {
+  check(try_add_stream_callback(stream, fn, user_data));
+}
 
 CaptureMode parse_capture_mode(const std::string& name) {
   if (name == "global") return CaptureMode::global;

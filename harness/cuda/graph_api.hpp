@@ -18,10 +18,13 @@ CaptureMode parse_capture_mode(const std::string& name);  // "global", "thread_l
 
 enum class ConditionalKind { if_, while_ };
 
-// A CUDA result kept as data, for scenarios that expect a specific error.
+// A CUDA result kept as data: for scenarios that expect a specific error, and for the
+// checked calls, which throw it as a CudaError (the call as written, its error, file:line).
 struct ApiResult {
   int code = 0;
   std::string name;
+  const char* call = "";
+  SourceLocation where{"", 0};
 };
 
 // Node count of a graph, and how many of them are host nodes.
@@ -53,19 +56,22 @@ class GraphApi {
   virtual const char* name() const = 0;  // "runtime" or "driver"
 
   virtual void begin_capture(cudaStream_t stream, CaptureMode mode) const = 0;
-  virtual Graph end_capture(cudaStream_t stream) const = 0;
   virtual Graph create_graph() const = 0;
-  virtual void launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const = 0;
   virtual cudaGraphNode_t add_host_node(cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps, HostFn fn,
                                         void* user_data) const = 0;
-  virtual GraphExec instantiate(cudaGraph_t graph) const = 0;
   virtual void launch(cudaGraphExec_t exec, cudaStream_t stream) const = 0;
-  virtual void synchronize(cudaStream_t stream) const = 0;
+
+  // Checked, written once here over each API's try_ form below: each throws the CudaError
+  // its try_ form's ApiResult describes.
+  Graph end_capture(cudaStream_t stream) const;
+  void launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const;
+  GraphExec instantiate(cudaGraph_t graph) const;  // flags 0
+  void synchronize(cudaStream_t stream) const;
   // Enqueues a stream callback (cudaStreamAddCallback style) that calls fn(stream, status,
   // user_data) with the stream and the status CUDA handed it.
-  virtual void add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const = 0;
+  void add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const;
 
-  // Unchecked forms, for contract scenarios that expect an error.
+  // Unchecked forms, for contract scenarios that expect an error (and the checked ones).
   virtual ApiResult try_add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const = 0;
   virtual ApiResult try_end_capture(cudaStream_t stream, Graph& graph_out) const = 0;
   // 0 none, 1 active, 2 invalidated (the same numbers in both APIs).

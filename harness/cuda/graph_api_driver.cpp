@@ -8,6 +8,9 @@ namespace hostcb {
 
 namespace {
 
+// A call's result with its text and place: what GraphApi's checked forms throw.
+#define HOSTCB_TRY_CU(call) result((call), #call, HOSTCB_HERE)
+
 void CUDA_CB driver_stream_callback(CUstream stream, CUresult status, void* record) {
   StatusCall::deliver(record, stream, static_cast<int>(status));
 }
@@ -26,18 +29,10 @@ class DriverGraphApi final : public GraphApi {
   void begin_capture(cudaStream_t stream, CaptureMode mode) const override {
     HOSTCB_CU(cu().cuStreamBeginCapture(stream, capture_mode(mode)));
   }
-  Graph end_capture(cudaStream_t stream) const override {
-    CUgraph graph = nullptr;
-    HOSTCB_CU(cu().cuStreamEndCapture(stream, &graph));
-    return Graph(graph);
-  }
   Graph create_graph() const override {
     CUgraph graph = nullptr;
     HOSTCB_CU(cu().cuGraphCreate(&graph, 0));
     return Graph(graph);
-  }
-  void launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const override {
-    HOSTCB_CU(cu().cuLaunchHostFunc(stream, fn, user_data));
   }
   cudaGraphNode_t add_host_node(cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps, HostFn fn,
                                 void* user_data) const override {
@@ -48,39 +43,29 @@ class DriverGraphApi final : public GraphApi {
     HOSTCB_CU(cu().cuGraphAddHostNode(&node, graph, deps.data(), deps.size(), &params));
     return node;
   }
-  GraphExec instantiate(cudaGraph_t graph) const override {
-    CUgraphExec exec = nullptr;
-    HOSTCB_CU(cu().cuGraphInstantiateWithFlags(&exec, graph, 0));
-    return GraphExec(exec);
-  }
   void launch(cudaGraphExec_t exec, cudaStream_t stream) const override {
     HOSTCB_CU(cu().cuGraphLaunch(exec, stream));
   }
-  void synchronize(cudaStream_t stream) const override { HOSTCB_CU(cu().cuStreamSynchronize(stream)); }
-  void add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const override {
-    check_driver(stream_callback(stream, fn, user_data), "cuStreamAddCallback(stream, driver_stream_callback, record, 0)",
-                 HOSTCB_HERE);
-  }
   ApiResult try_add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const override {
-    CUresult code = stream_callback(stream, fn, user_data);
-    return {static_cast<int>(code), driver_error_name(code)};
+    return result(stream_callback(stream, fn, user_data), "cuStreamAddCallback(stream, driver_stream_callback, record, 0)",
+                  HOSTCB_HERE);
   }
   ApiResult try_end_capture(cudaStream_t stream, Graph& graph_out) const override {
     CUgraph graph = nullptr;
-    CUresult code = cu().cuStreamEndCapture(stream, &graph);
+    ApiResult ended = HOSTCB_TRY_CU(cu().cuStreamEndCapture(stream, &graph));
     graph_out = Graph(graph);
-    return {static_cast<int>(code), driver_error_name(code)};
+    return ended;
   }
   int capture_status(cudaStream_t stream) const override {
     CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
     HOSTCB_CU(cu().cuStreamIsCapturing(stream, &status));
     return static_cast<int>(status);
   }
-  ApiResult try_synchronize(cudaStream_t stream) const override { return result(cu().cuStreamSynchronize(stream)); }
+  ApiResult try_synchronize(cudaStream_t stream) const override { return HOSTCB_TRY_CU(cu().cuStreamSynchronize(stream)); }
   ApiResult try_launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const override {
-    return result(cu().cuLaunchHostFunc(stream, fn, user_data));
+    return HOSTCB_TRY_CU(cu().cuLaunchHostFunc(stream, fn, user_data));
   }
-  ApiResult query_stream(cudaStream_t stream) const override { return result(cu().cuStreamQuery(stream)); }
+  ApiResult query_stream(cudaStream_t stream) const override { return HOSTCB_TRY_CU(cu().cuStreamQuery(stream)); }
   std::string error_name(int code) const override { return driver_error_name(static_cast<CUresult>(code)); }
   cudaGraph_t capturing_graph(cudaStream_t stream) const override {
     CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
@@ -148,7 +133,7 @@ class DriverGraphApi final : public GraphApi {
   ApiResult try_exec_update(cudaGraphExec_t exec, cudaGraph_t graph) const override {
 #if CUDA_VERSION >= 12000
     CUgraphExecUpdateResultInfo info{};
-    return result(require_entry(cu().cuGraphExecUpdate, "cuGraphExecUpdate")(exec, graph, &info));
+    return HOSTCB_TRY_CU(require_entry(cu().cuGraphExecUpdate, "cuGraphExecUpdate")(exec, graph, &info));
 #else
     (void)exec, (void)graph;
     throw std::logic_error("cuGraphExecUpdate's 12.0 form needs CUDA 12.0");
@@ -176,10 +161,11 @@ class DriverGraphApi final : public GraphApi {
     CUDA_GRAPH_INSTANTIATE_PARAMS params{};
     params.flags = CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH;
     CUgraphExec exec = nullptr;
-    CUresult code = require_entry(cu().cuGraphInstantiateWithParams, "cuGraphInstantiateWithParams")(&exec, graph, &params);
+    auto instantiate_with_params = require_entry(cu().cuGraphInstantiateWithParams, "cuGraphInstantiateWithParams");
+    ApiResult made = HOSTCB_TRY_CU(instantiate_with_params(&exec, graph, &params));
     exec_out = GraphExec(exec);
     result_info = static_cast<int>(params.result_out);
-    return result(code);
+    return made;
 #else
     (void)graph, (void)exec_out, (void)result_info;
     throw std::logic_error("cuGraphInstantiateWithParams needs CUDA 12.0");
@@ -208,9 +194,9 @@ class DriverGraphApi final : public GraphApi {
   }
   ApiResult try_instantiate(cudaGraph_t graph, GraphExec& exec_out) const override {
     CUgraphExec exec = nullptr;
-    CUresult code = cu().cuGraphInstantiateWithFlags(&exec, graph, 0);
+    ApiResult made = HOSTCB_TRY_CU(cu().cuGraphInstantiateWithFlags(&exec, graph, 0));
     exec_out = GraphExec(exec);
-    return result(code);
+    return made;
   }
 
  private:
@@ -219,7 +205,9 @@ class DriverGraphApi final : public GraphApi {
            : mode == CaptureMode::thread_local_ ? CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
                                                 : CU_STREAM_CAPTURE_MODE_RELAXED;
   }
-  static ApiResult result(CUresult code) { return {static_cast<int>(code), driver_error_name(code)}; }
+  static ApiResult result(CUresult code, const char* call, SourceLocation where) {
+    return {static_cast<int>(code), driver_error_name(code), call, where};
+  }
   static const DriverApi& cu() { return driver_api(); }
 };
 

@@ -7,6 +7,9 @@ namespace hostcb {
 
 namespace {
 
+// A call's result with its text and place: what GraphApi's checked forms throw.
+#define HOSTCB_TRY_CUDA(call) result((call), #call, HOSTCB_HERE)
+
 void CUDART_CB runtime_stream_callback(cudaStream_t stream, cudaError_t status, void* record) {
   StatusCall::deliver(record, stream, static_cast<int>(status));
 }
@@ -25,18 +28,10 @@ class RuntimeApi final : public GraphApi {
   void begin_capture(cudaStream_t stream, CaptureMode mode) const override {
     HOSTCB_CUDA(cudaStreamBeginCapture(stream, capture_mode(mode)));
   }
-  Graph end_capture(cudaStream_t stream) const override {
-    cudaGraph_t graph = nullptr;
-    HOSTCB_CUDA(cudaStreamEndCapture(stream, &graph));
-    return Graph(graph);
-  }
   Graph create_graph() const override {
     cudaGraph_t graph = nullptr;
     HOSTCB_CUDA(cudaGraphCreate(&graph, 0));
     return Graph(graph);
-  }
-  void launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const override {
-    HOSTCB_CUDA(cudaLaunchHostFunc(stream, fn, user_data));
   }
   cudaGraphNode_t add_host_node(cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps, HostFn fn,
                                 void* user_data) const override {
@@ -47,37 +42,27 @@ class RuntimeApi final : public GraphApi {
     HOSTCB_CUDA(cudaGraphAddHostNode(&node, graph, deps.data(), deps.size(), &params));
     return node;
   }
-  GraphExec instantiate(cudaGraph_t graph) const override {
-    cudaGraphExec_t exec = nullptr;
-    HOSTCB_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-    return GraphExec(exec);
-  }
   void launch(cudaGraphExec_t exec, cudaStream_t stream) const override { HOSTCB_CUDA(cudaGraphLaunch(exec, stream)); }
-  void synchronize(cudaStream_t stream) const override { HOSTCB_CUDA(cudaStreamSynchronize(stream)); }
-  void add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const override {
-    check_runtime(stream_callback(stream, fn, user_data), "cudaStreamAddCallback(stream, runtime_stream_callback, record, 0)",
-                  HOSTCB_HERE);
-  }
   ApiResult try_add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const override {
-    cudaError_t code = stream_callback(stream, fn, user_data);
-    return {static_cast<int>(code), runtime_error_name(code)};
+    return result(stream_callback(stream, fn, user_data), "cudaStreamAddCallback(stream, runtime_stream_callback, record, 0)",
+                  HOSTCB_HERE);
   }
   ApiResult try_end_capture(cudaStream_t stream, Graph& graph_out) const override {
     cudaGraph_t graph = nullptr;
-    cudaError_t code = cudaStreamEndCapture(stream, &graph);
+    ApiResult ended = HOSTCB_TRY_CUDA(cudaStreamEndCapture(stream, &graph));
     graph_out = Graph(graph);
-    return {static_cast<int>(code), runtime_error_name(code)};
+    return ended;
   }
   int capture_status(cudaStream_t stream) const override {
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
     HOSTCB_CUDA(cudaStreamIsCapturing(stream, &status));
     return static_cast<int>(status);
   }
-  ApiResult try_synchronize(cudaStream_t stream) const override { return result(cudaStreamSynchronize(stream)); }
+  ApiResult try_synchronize(cudaStream_t stream) const override { return HOSTCB_TRY_CUDA(cudaStreamSynchronize(stream)); }
   ApiResult try_launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const override {
-    return result(cudaLaunchHostFunc(stream, fn, user_data));
+    return HOSTCB_TRY_CUDA(cudaLaunchHostFunc(stream, fn, user_data));
   }
-  ApiResult query_stream(cudaStream_t stream) const override { return result(cudaStreamQuery(stream)); }
+  ApiResult query_stream(cudaStream_t stream) const override { return HOSTCB_TRY_CUDA(cudaStreamQuery(stream)); }
   std::string error_name(int code) const override { return runtime_error_name(static_cast<cudaError_t>(code)); }
   cudaGraph_t capturing_graph(cudaStream_t stream) const override {
     cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
@@ -132,7 +117,7 @@ class RuntimeApi final : public GraphApi {
   }
   ApiResult try_exec_update(cudaGraphExec_t exec, cudaGraph_t graph) const override {
     cudaGraphExecUpdateResultInfo info{};
-    return result(cudaGraphExecUpdate(exec, graph, &info));
+    return HOSTCB_TRY_CUDA(cudaGraphExecUpdate(exec, graph, &info));
   }
   void upload(cudaGraphExec_t exec, cudaStream_t stream) const override { HOSTCB_CUDA(cudaGraphUpload(exec, stream)); }
   void record_event(cudaEvent_t event, cudaStream_t stream) const override {
@@ -154,10 +139,10 @@ class RuntimeApi final : public GraphApi {
     cudaGraphInstantiateParams params{};
     params.flags = cudaGraphInstantiateFlagDeviceLaunch;
     cudaGraphExec_t exec = nullptr;
-    cudaError_t code = cudaGraphInstantiateWithParams(&exec, graph, &params);
+    ApiResult made = HOSTCB_TRY_CUDA(cudaGraphInstantiateWithParams(&exec, graph, &params));
     exec_out = GraphExec(exec);
     result_info = static_cast<int>(params.result_out);
-    return result(code);
+    return made;
   }
   cudaGraph_t add_conditional_node(cudaGraph_t graph, ConditionalKind kind, unsigned default_value) const override {
 #if CUDART_VERSION >= 12040
@@ -182,9 +167,9 @@ class RuntimeApi final : public GraphApi {
   }
   ApiResult try_instantiate(cudaGraph_t graph, GraphExec& exec_out) const override {
     cudaGraphExec_t exec = nullptr;
-    cudaError_t code = cudaGraphInstantiate(&exec, graph, 0);
+    ApiResult made = HOSTCB_TRY_CUDA(cudaGraphInstantiate(&exec, graph, 0));
     exec_out = GraphExec(exec);
-    return result(code);
+    return made;
   }
 
  private:
@@ -193,7 +178,9 @@ class RuntimeApi final : public GraphApi {
            : mode == CaptureMode::thread_local_ ? cudaStreamCaptureModeThreadLocal
                                                 : cudaStreamCaptureModeRelaxed;
   }
-  static ApiResult result(cudaError_t code) { return {static_cast<int>(code), runtime_error_name(code)}; }
+  static ApiResult result(cudaError_t code, const char* call, SourceLocation where) {
+    return {static_cast<int>(code), runtime_error_name(code), call, where};
+  }
 };
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <mutex>
 
+#include "model/defaults.hpp"
+
 namespace hostcb {
 
 namespace {
@@ -62,7 +64,7 @@ void install_interrupt_handlers() {
 
 int exit_code_after_interrupt(int code) noexcept {
   int signo = interrupt_signal();
-  return signo != 0 && code == 0 ? 128 + signo : code;
+  return signo != 0 && code == 0 ? exit_code_for_signal(signo) : code;
 }
 
 int interrupt_signal() noexcept { return g_signal.load(); }

@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "callback/progress.hpp"
 #include "model/errors.hpp"
+#include "protocol/worker_protocol.hpp"
 
 namespace hostcb {
 
@@ -11,10 +11,10 @@ void OutputTail::feed(const char* data, std::size_t size) {
   partial_.append(data, size);
   for (std::size_t nl; (nl = partial_.find('\n')) != std::string::npos; partial_.erase(0, nl + 1)) add(partial_.substr(0, nl));
   if (partial_.size() > 4096) {  // a line without end: keep its tail, and a mark in it counts
-    std::size_t mark = partial_.rfind(kWorkerOutputMark);
-    if (mark != std::string::npos) {
+    std::size_t after_mark = protocol::after_last_mark(partial_);
+    if (after_mark != std::string::npos) {
       clear();
-      partial_.erase(0, mark + sizeof kWorkerOutputMark - 1);
+      partial_.erase(0, after_mark);
     }
     if (partial_.size() > 4096) partial_.erase(0, partial_.size() - 4096);
   }
@@ -39,7 +39,7 @@ std::string OutputTail::describe() {
 }
 
 void OutputTail::add(std::string line) {
-  if (line.find(kWorkerOutputMark) != std::string::npos) {
+  if (protocol::is_mark(line)) {
     clear();  // a scenario starts or ended: what came before (this line's head too) is not its
     return;
   }

@@ -3,7 +3,7 @@
 //
 // Output and events come through two pipes, so the order between them is lost: output a
 // scenario wrote before its result can be read after the next one's start event. The
-// worker therefore writes a mark line (kWorkerOutputMark) into the output itself at each
+// worker therefore writes a mark line (protocol::output_mark) into the output itself at each
 // scenario's start and end; the tail starts afresh at each mark, in the output's own order.
 #pragma once
 #include <cstddef>

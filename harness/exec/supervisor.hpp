@@ -1,5 +1,7 @@
-// Runs a plan and returns exactly one result per planned scenario, in plan order,
-// whatever happens: a crash, a hang, garbage from a worker, an interrupt.
+// Runs a plan of jobs and returns exactly one result per job, in job order, whatever
+// happens: a crash, a hang, garbage from a worker, an interrupt. Where the workers come
+// from is decided here, behind execute_plan: a session (app/run_session.hpp) hands over
+// every job at once.
 //
 //   --isolate none      in this process (for a debugger); fresh-process families are skipped
 //   --isolate worker    one worker process runs the scenarios in order in one CUDA context;
@@ -13,33 +15,62 @@
 #include <string>
 #include <vector>
 
+#include "model/defaults.hpp"
+#include "model/enum_table.hpp"
 #include "model/environment.hpp"
 #include "model/family.hpp"
+#include "model/orphans.hpp"
 #include "model/result.hpp"
 
 namespace hostcb {
 
 enum class Isolation { none, worker, scenario };
-Isolation parse_isolation(const std::string& name);  // throws UsageError
+inline constexpr EnumTable<Isolation, 3> kIsolations{
+    "--isolate", {{{Isolation::none, "none"}, {Isolation::worker, "worker"}, {Isolation::scenario, "scenario"}}}};
+
+// One scenario to run on one device: what a session hands the supervisor.
+struct Job {
+  const Scenario* scenario = nullptr;
+  int device = 0;
+};
+
+// A scenario run in this process (--isolate none), and the orphans it left.
+struct InProcessRun {
+  Result result;
+  OrphanCounts orphans;
+};
 
 struct ExecutionOptions {
   Isolation isolation = Isolation::worker;
-  double timeout_s = 120;                   // per scenario, unless it has its own (Family::timeout)
-  std::vector<std::string> worker_command;  // starts a worker, e.g. {"/proc/self/exe", "worker"}
-  int device = 0;
+  double timeout_s = kDefaultTimeoutSeconds;  // per scenario, unless it has its own (Family::timeout)
+  double startup_allowance_s = kWorkerStartupSeconds;  // for a worker to reach a scenario's start
+  // Starts a worker, less its device: protocol::worker_command("/proc/self/exe", adapters).
+  std::vector<std::string> worker_command;
   // --isolate none: runs one scenario in this process (the runner, which needs CUDA, is
   // handed in, so the supervisor's library never links it).
-  std::function<Result(const Scenario&)> run_in_process;
-  // Asked after each result (--fail-fast): once true, no scenario starts, a worker in the
-  // middle of one is stopped, and every scenario without a result is skipped with
-  // `stop_reason`.
+  std::function<InProcessRun(const Scenario&, int device)> run_in_process;
+  // Asked before each scenario (--fail-fast, --budget), from any thread: once true, no
+  // scenario starts, a worker in the middle of one is stopped, and every scenario without
+  // a result is skipped (not_reached) with `stop_reason`.
   std::function<bool()> stop_requested;
   std::string stop_reason;
+  // Told when a job starts (its worker said so, or just before it runs in this process):
+  // what is running when a run seems stuck. Called one at a time, like on_result.
+  std::function<void(std::size_t job)> on_start;
+};
+
+// What a plan produced: one result per job, in job order, and every orphan event the
+// workers (or this process, under --isolate none) counted. Nothing travels through globals.
+struct ExecutedPlan {
+  std::vector<Result> results;
+  OrphanCounts orphans;
 };
 
 using ResultCallback = std::function<void(const Result&, std::size_t index)>;
 
-std::vector<Result> execute_plan(const std::vector<Scenario>& plan, const Environment& env,
-                                 const ExecutionOptions& options, const ResultCallback& on_result);
+// Runs the jobs; `on_result` gets each result in job order as soon as it and every one
+// before it are known (from the thread that completed it).
+ExecutedPlan execute_plan(const std::vector<Job>& jobs, const Environment& env, const ExecutionOptions& options,
+                          const ResultCallback& on_result);
 
 }  // namespace hostcb

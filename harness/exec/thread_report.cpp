@@ -9,7 +9,7 @@
 #include <fstream>
 #include <vector>
 
-#include "callback/progress.hpp"
+#include "protocol/worker_protocol.hpp"
 #include "model/errors.hpp"
 
 namespace hostcb {
@@ -54,7 +54,7 @@ std::string ask_threads_where_they_are(pid_t pid) {
     std::string wchan = read_first_line(task + "/wchan");
     text += str("  ", tid, " ", read_first_line(task + "/comm"), ": ", thread_state(read_first_line(task + "/stat")),
                 wchan.empty() || wchan == "0" ? std::string() : " in " + wchan, "\n");
-    syscall(SYS_tgkill, pid, tid, kStackReportSignal);
+    syscall(SYS_tgkill, pid, tid, protocol::kStackReportSignal);
   }
   return text.empty() ? text : "threads when it was stopped:\n" + text;
 }

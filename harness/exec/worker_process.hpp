@@ -1,9 +1,5 @@
-// Starting a worker process and reading how it ended.
-//
-// The worker is the hostcb binary itself in worker mode. It gets: the scenario ids on
-// stdin (one per line, then EOF), the event pipe as fd 3, the shared progress page as
-// fd 4; its stdout and stderr go to one pipe the supervisor keeps the tail of. It runs
-// in its own process group and dies with the supervisor.
+// Starting a worker process, and how it ended. The descriptors it gets are the worker
+// protocol's (protocol/worker_protocol.hpp); this file only makes and hands them over.
 #pragma once
 #include <sys/types.h>
 
@@ -12,17 +8,25 @@
 
 namespace hostcb {
 
-inline constexpr int kWorkerEventsFd = 3;
-inline constexpr int kWorkerProgressFd = 4;
-
 struct WorkerProcess {
-  pid_t pid = -1;
-  int events_fd = -1;  // read end: one JSON event per line
-  int output_fd = -1;  // read end: the worker's stdout and stderr
+  pid_t pid = -1;       // also its process group's id
+  int commands_fd = -1;  // write end, non-blocking: commands to the worker
+  int events_fd = -1;    // read end, non-blocking: its events
+  int output_fd = -1;    // read end, non-blocking: its stdout and stderr
 };
 
-// Starts `argv` with `ids` on its stdin. Throws std::runtime_error.
-WorkerProcess spawn_worker(const std::vector<std::string>& argv, const std::vector<std::string>& ids, int progress_fd);
+// Starts `argv` as a worker with the protocol's descriptors, in a process group of its own,
+// with its death signal set before it runs (it never outlives the thread that started it:
+// start workers from a thread that lives until they are reaped). Returns at once: the
+// handshake happens under the caller's clock. Throws std::runtime_error when it cannot
+// start (a missing program, no descriptors left).
+WorkerProcess spawn_worker(const std::vector<std::string>& argv, int progress_fd);
+
+// Whether the worker has exited, without reaping it (its pipes may still hold what it wrote).
+bool worker_has_exited(pid_t pid);
+// Kills whatever is left in the worker's process group (what its layers started), then
+// reaps the worker: its waitpid() status. Closes the worker's descriptors.
+int reap_worker(WorkerProcess& worker);
 
 // "killed by signal SIGSEGV (11)" or "exited with code 3", from a waitpid() status.
 std::string describe_exit(int wait_status);

@@ -2,28 +2,26 @@
 
 #include <poll.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
 
-#include "callback/active_scenario.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/thread_report.hpp"
 #include "model/errors.hpp"
-#include "model/result_json.hpp"
 
 namespace hostcb {
 
 namespace {
 
-constexpr double kStartupAllowance = 60;  // seconds for a worker to reach a scenario's start
-constexpr double kExitAllowance = 10;     // seconds for a worker to exit after its last result
-constexpr int kDrainMs = 2000;            // for a killed worker's last output to arrive
-constexpr int kStackReportMs = 300;       // for a stuck worker's threads to say where they are
+constexpr double kExitAllowance = 10;  // seconds for a worker to exit after its last result
+constexpr int kDrainMs = 2000;         // for a killed worker's last output to arrive
+constexpr int kExitCheckMs = 100;      // how often the loop asks whether the worker has exited
+constexpr int kStackReportMs = 300;    // for a stuck worker's threads to say where they are
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -46,6 +44,20 @@ double timeout_of(const Scenario& s, const ExecutionOptions& options) {
   return s.timeout_s > 0 ? s.timeout_s : options.timeout_s;
 }
 
+enum class Read { data, empty, closed };
+
+// Reads what the non-blocking `fd` holds now into `sink`, one buffer's worth.
+template <class Sink>
+Read read_some(int fd, Sink&& sink) {
+  char buffer[65536];
+  ssize_t got = ::read(fd, buffer, sizeof buffer);
+  if (got > 0) {
+    sink(buffer, static_cast<std::size_t>(got));
+    return Read::data;
+  }
+  return got < 0 && (errno == EINTR || errno == EAGAIN) ? Read::empty : Read::closed;
+}
+
 }  // namespace
 
 std::string interrupted_reason() {
@@ -56,21 +68,22 @@ bool stopping(const ExecutionOptions& options) {
   return interrupt_signal() || (options.stop_requested && options.stop_requested());
 }
 
-std::string stopped_reason(const ExecutionOptions& options) {
-  return interrupt_signal() ? interrupted_reason() : options.stop_reason;
+Result stopped_result(const Scenario& scenario, const ExecutionOptions& options, double seconds) {
+  return interrupt_signal() ? skipped_result(scenario, SkipCause::interrupted, interrupted_reason(), seconds)
+                            : skipped_result(scenario, SkipCause::not_reached, options.stop_reason, seconds);
 }
 
-WorkerSession::WorkerSession(std::vector<const Scenario*> scenarios, const ExecutionOptions& options,
+WorkerSession::WorkerSession(std::vector<const Scenario*> scenarios, int device, const ExecutionOptions& options,
                              SharedProgress& progress)
-    : scenarios_(std::move(scenarios)), options_(options), progress_(progress) {}
+    : scenarios_(std::move(scenarios)), device_(device), options_(options), progress_(progress) {}
 
 double WorkerSession::limit() const {
   // A started scenario has its time limit from its start. Before that the worker may be
-  // starting up (creating a CUDA context), which is not the scenario's time; it gets a
-  // startup allowance. Once every result is in, a worker gets 10 s to exit.
+  // starting up (loading adapters, creating a CUDA context), which is not the scenario's
+  // time; it gets a startup allowance. Once every result is in, a worker gets 10 s to exit.
   if (pos_ >= scenarios_.size()) return kExitAllowance;
   double own = timeout_of(*scenarios_[pos_], options_);
-  return started_ ? own : std::max(kStartupAllowance, own);
+  return started_ ? own : std::max(options_.startup_allowance_s, own);
 }
 
 void WorkerSession::kill_worker(std::string why) {
@@ -79,36 +92,29 @@ void WorkerSession::kill_worker(std::string why) {
   cause_ = std::move(why);
 }
 
-std::size_t WorkerSession::run(const Deliver& on_result) {
+std::size_t WorkerSession::run(const Deliver& on_result, const Started& on_start) {
   deliver_ = on_result;
-  std::vector<std::string> ids;
-  for (const Scenario* s : scenarios_) ids.push_back(s->id);
-  std::vector<std::string> argv = options_.worker_command;
-  for (const std::string& a : {std::string("--device"), std::to_string(options_.device), std::string("--events-fd"),
-                               std::to_string(kWorkerEventsFd), std::string("--progress-fd"),
-                               std::to_string(kWorkerProgressFd)})
-    argv.push_back(a);
+  started_event_ = on_start;
+  for (std::size_t k = 0; k < scenarios_.size(); ++k) commands_ += protocol::encode(protocol::RunCommand{k, scenarios_[k]->id});
   progress_.cell().reset(-1);
+  since_ = Clock::now();  // the worker's start-up is under the clock, from here
   try {
-    worker_ = spawn_worker(argv, ids, progress_.fd());
+    worker_ = spawn_worker(protocol::worker_argv(options_.worker_command, device_), progress_.fd());
   } catch (const std::exception& e) {
     for (; pos_ < scenarios_.size(); ++pos_) deliver_(pos_, result_for(*scenarios_[pos_], Status::error, e.what()));
     return pos_;
   }
-  since_ = Clock::now();
-  while ((events_open_ || output_open_) && !killed_) pump();
-  if (killed_) drain_output();
-
-  int status = 0;
-  while (waitpid(worker_.pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  ::close(worker_.events_fd);
-  ::close(worker_.output_fd);
+  while (!exited_ && !killed_) pump();
+  if (killed_)
+    drain_after_kill();
+  else
+    drain_after_exit();
+  const int status = reap_worker(worker_);
   if (pos_ >= scenarios_.size()) return pos_;
   if (interrupted_) {
     // Stopped in flight: skipped, with the time it had run (nothing when it had not begun).
     if (started_) {
-      deliver_(pos_, result_for(*scenarios_[pos_], Status::skipped, stopped_reason(options_), seconds_since(since_)));
+      deliver_(pos_, stopped_result(*scenarios_[pos_], options_, seconds_since(since_)));
       ++pos_;
     }
     return pos_;
@@ -131,59 +137,81 @@ void WorkerSession::pump() {
     killed_ = true;
     return;
   }
-  pollfd fds[3] = {{events_open_ ? worker_.events_fd : -1, POLLIN, 0},
+  pollfd fds[4] = {{events_open_ ? worker_.events_fd : -1, POLLIN, 0},
                    {output_open_ ? worker_.output_fd : -1, POLLIN, 0},
-                   {interrupt_fd(), POLLIN, 0}};
-  int ready = poll(fds, 3, static_cast<int>(std::min(left_ms, 1e9)) + 1);
+                   {interrupt_fd(), POLLIN, 0},
+                   {commands_.empty() ? -1 : worker_.commands_fd, POLLOUT, 0}};
+  int ready = poll(fds, 4, static_cast<int>(std::min<double>(left_ms, kExitCheckMs)) + 1);
   if (ready < 0 && errno != EINTR) throw std::runtime_error(str("poll: ", std::strerror(errno)));
   if (stopping(options_)) {
     kill(-worker_.pid, SIGKILL);
     killed_ = interrupted_ = true;
     return;
   }
-  if (ready < 0) return;  // EINTR: revents are not to be trusted; poll again
-  char buffer[65536];
-  // Output is attributed by the marks in it (OutputTail), so the order the two pipes are
-  // read in does not matter.
-  if (fds[1].revents) {
-    ssize_t got = ::read(worker_.output_fd, buffer, sizeof buffer);
-    if (got > 0)
-      tail_.feed(buffer, static_cast<std::size_t>(got));
-    else if (got == 0 || errno != EINTR)
-      output_open_ = false;
+  if (ready > 0) {
+    if (fds[3].revents) send_commands();
+    // Output is attributed by the marks in it (OutputTail), so the order the two pipes are
+    // read in does not matter.
+    if (fds[1].revents) read_output();
+    if (fds[0].revents) read_events();
   }
-  ssize_t n = fds[0].revents ? ::read(worker_.events_fd, buffer, sizeof buffer) : -1;
-  if (fds[0].revents && n <= 0 && (n == 0 || errno != EINTR)) events_open_ = false;
-  if (n > 0) events_.append(buffer, static_cast<std::size_t>(n));
-  for (std::size_t nl; !killed_ && (nl = events_.find('\n')) != std::string::npos; events_.erase(0, nl + 1)) {
-    std::string line = events_.substr(0, nl);
-    try {
-      handle_event(line);
-    } catch (const std::exception& e) {
-      kill_worker(str("the worker sent an unreadable event (", e.what(), "): '", line.substr(0, 200), "'"));
-    }
+  exited_ = worker_has_exited(worker_.pid);
+}
+
+void WorkerSession::send_commands() {
+  ssize_t n = ::write(worker_.commands_fd, commands_.data(), commands_.size());
+  if (n > 0) commands_.erase(0, static_cast<std::size_t>(n));
+  if (n < 0 && errno != EINTR && errno != EAGAIN) commands_.clear();  // the worker is gone: its exit says why
+  if (commands_.empty()) {
+    ::close(worker_.commands_fd);  // end of file: the worker finishes what it has and exits
+    worker_.commands_fd = -1;
   }
 }
 
-void WorkerSession::handle_event(const std::string& line) {
-  auto event = nlohmann::ordered_json::parse(line);
-  const std::string kind = event.at("event").get<std::string>();
-  if (event.contains("orphans"))  // the worker's orphan events count here: they fail the run
-    for (const auto& [id, count] : event.at("orphans").items()) add_orphan_events(id, count.get<std::uint64_t>());
-  if (kind == "done") return;
-  std::size_t index = event.at("index").get<std::size_t>();
-  if (index != pos_) throw std::invalid_argument(str("event for entry ", index, " while expecting ", pos_));
-  if (kind == "start") {
+bool WorkerSession::read_output() {
+  Read got = read_some(worker_.output_fd, [&](const char* data, std::size_t size) { tail_.feed(data, size); });
+  output_open_ = got != Read::closed;
+  return got == Read::data;
+}
+
+bool WorkerSession::read_events() {
+  Read got = read_some(worker_.events_fd, [&](const char* data, std::size_t size) { events_.feed(data, size); });
+  events_open_ = got != Read::closed;
+  while (!killed_) {
+    std::optional<std::string> line = events_.next();
+    if (!line) break;
+    try {
+      handle_event(protocol::decode_event(*line));
+    } catch (const std::exception& e) {
+      kill_worker(str("the worker sent an unreadable event (", e.what(), "): '", line->substr(0, 200), "'"));
+    }
+  }
+  return got == Read::data;
+}
+
+void WorkerSession::handle_event(const protocol::Event& event) {
+  orphans_.add(event.orphans);  // the worker's orphan events count here: they fail the run
+  if (event.kind == protocol::EventKind::ready || event.kind == protocol::EventKind::done) return;
+  if (event.index != pos_) throw std::invalid_argument(str("event for entry ", event.index, " while expecting ", pos_));
+  if (event.kind == protocol::EventKind::start) {
     started_ = true;
     since_ = Clock::now();
-  } else if (kind == "result") {
-    Result result = result_from_json(event.at("result"));
-    if (result.id != scenarios_[pos_]->id) throw std::invalid_argument("result for " + result.id);
-    deliver_(pos_++, std::move(result));
-    started_ = false;
-    since_ = Clock::now();
-  } else {
-    throw std::invalid_argument("unknown event '" + kind + "'");
+    if (started_event_) started_event_(pos_);
+    return;
+  }
+  if (event.result.id != scenarios_[pos_]->id) throw std::invalid_argument("result for " + event.result.id);
+  deliver_(pos_++, event.result);
+  started_ = false;
+  since_ = Clock::now();
+}
+
+void WorkerSession::drain_after_exit() {
+  // Whatever the worker wrote before it exited is in its pipes now; what a process it left
+  // behind writes later is not its. Read until each pipe is empty, a bounded amount.
+  auto deadline = Clock::now() + std::chrono::milliseconds(kDrainMs);
+  while (!killed_ && Clock::now() < deadline && read_events()) {
+  }
+  while (Clock::now() < deadline && read_output()) {
   }
 }
 
@@ -193,23 +221,18 @@ std::string WorkerSession::where_its_threads_are() {
   return threads.empty() ? threads : "\n" + threads.substr(0, threads.size() - 1);
 }
 
-void WorkerSession::drain_output() {
+void WorkerSession::drain_after_kill() {
   if (interrupted_) return;  // nobody reads a crash report now: stop at once
   // The worker is gone (SIGKILL): its output ends once every process holding the pipe is.
   read_output_until(Clock::now() + std::chrono::milliseconds(kDrainMs));
 }
 
 void WorkerSession::read_output_until(Clock::time_point deadline) {
-  char buffer[65536];
   while (output_open_ && Clock::now() < deadline) {
     pollfd fd{worker_.output_fd, POLLIN, 0};
     int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
     if (poll(&fd, 1, std::max(left, 0)) <= 0) break;
-    ssize_t got = ::read(worker_.output_fd, buffer, sizeof buffer);
-    if (got > 0)
-      tail_.feed(buffer, static_cast<std::size_t>(got));
-    else if (got == 0 || errno != EINTR)
-      output_open_ = false;
+    read_output();
   }
 }
 

@@ -23,10 +23,11 @@ std::string unmet_requirement(const Requirements& needs, const Environment& env)
   return "";
 }
 
-std::optional<std::string> skip_reason(const Scenario& scenario, const Environment& env) {
-  if (!scenario.excluded_reason.empty()) return "excluded: " + scenario.excluded_reason;
-  if (std::string unmet = unmet_requirement(scenario.requirements, env); !unmet.empty()) return unmet;
-  if (scenario.family->needs_gpu && !env.gpu_usable) return env.gpu_unusable_reason;
+std::optional<Skip> why_skipped(const Scenario& scenario, const Environment& env) {
+  if (!scenario.excluded_reason.empty()) return Skip{SkipCause::excluded, "excluded: " + scenario.excluded_reason};
+  if (std::string unmet = unmet_requirement(scenario.requirements, env); !unmet.empty())
+    return Skip{SkipCause::requirement, unmet};
+  if (scenario.family->needs_gpu && !env.gpu_usable) return Skip{SkipCause::no_device, env.gpu_unusable_reason};
   return std::nullopt;
 }
 

@@ -6,6 +6,7 @@
 
 #include "model/environment.hpp"
 #include "model/family.hpp"
+#include "model/status.hpp"
 
 namespace hostcb {
 
@@ -13,8 +14,12 @@ namespace hostcb {
 // does not. Driver and device needs are judged only where a GPU is usable.
 std::string unmet_requirement(const Requirements& needs, const Environment& env);
 
-// The reason a scenario is skipped without running ("excluded: ...", an unmet need, or
-// why no GPU is usable); nullopt when it must run.
-std::optional<std::string> skip_reason(const Scenario& scenario, const Environment& env);
+struct Skip {
+  SkipCause cause;
+  std::string reason;
+};
+// Why a scenario is skipped without running ("excluded: ...", an unmet need, or why no GPU
+// is usable); nullopt when it must run.
+std::optional<Skip> why_skipped(const Scenario& scenario, const Environment& env);
 
 }  // namespace hostcb

@@ -86,6 +86,13 @@ std::string scenario_id(const std::string& family, const std::vector<Axis>& axes
   return id;
 }
 
+Params Params::with(const std::string& axis, std::string value) const {
+  Params changed = *this;
+  for (auto& [name, v] : changed.items_)
+    if (name == axis) v = std::move(value);
+  return changed;
+}
+
 bool is_valid_name(const std::string& name) {
   if (name.empty()) return false;
   for (char c : name) {

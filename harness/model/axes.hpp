@@ -60,6 +60,8 @@ class Params {
   const std::string& get(const std::string& axis) const;  // throws std::out_of_range
   bool has(const std::string& axis) const;
   std::int64_t get_count(const std::string& axis) const;
+  // The same values with `axis`'s replaced (a shifted seed, another cut).
+  Params with(const std::string& axis, std::string value) const;
   const std::vector<std::pair<std::string, std::string>>& items() const { return items_; }
 
  private:

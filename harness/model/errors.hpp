@@ -13,6 +13,13 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// SIGINT or SIGTERM stopped a step before anything ran (an adapter's check, say). The CLI
+// prints what() on one line and exits with 128 + the signal.
+class Interrupted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // Thrown by a scenario body that cannot run here (toolkit too old, ...). Becomes "skipped".
 class SkipScenario : public std::runtime_error {
  public:

@@ -1,5 +1,7 @@
 #include "model/result.hpp"
 
+#include <map>
+
 #include "model/errors.hpp"
 
 namespace hostcb {
@@ -11,18 +13,6 @@ std::string ExpectedVerdict::describe() const {
   return text;
 }
 
-const char* status_name(Status status) {
-  switch (status) {
-    case Status::passed: return "passed";
-    case Status::failed: return "failed";
-    case Status::error: return "error";
-    case Status::skipped: return "skipped";
-    case Status::xfail: return "xfail";
-    case Status::xpass: return "xpass";
-  }
-  return "?";
-}
-
 Result result_for(const Scenario& scenario, Status status, std::string reason, double seconds) {
   Result r;
   r.id = scenario.id;
@@ -31,6 +21,12 @@ Result result_for(const Scenario& scenario, Status status, std::string reason, d
   r.status = status;
   r.reason = std::move(reason);
   r.seconds = seconds;
+  return r;
+}
+
+Result skipped_result(const Scenario& scenario, SkipCause cause, std::string reason, double seconds) {
+  Result r = result_for(scenario, Status::skipped, std::move(reason), seconds);
+  r.cause = cause;
   return r;
 }
 
@@ -51,6 +47,13 @@ Counts count_results(const std::vector<Result>& results) {
   Counts counts;
   for (const auto& r : results) counts.add(r.status);
   return counts;
+}
+
+std::vector<std::pair<std::string, std::size_t>> skip_reasons(const std::vector<Result>& results) {
+  std::map<std::string, std::size_t> reasons;
+  for (const auto& r : results)
+    if (r.status == Status::skipped) ++reasons[first_line(r.reason)];
+  return {reasons.begin(), reasons.end()};
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }

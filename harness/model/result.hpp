@@ -9,6 +9,7 @@
 #include "model/environment.hpp"
 #include "model/failure.hpp"
 #include "model/family.hpp"
+#include "model/orphans.hpp"
 #include "model/status.hpp"
 
 namespace hostcb {
@@ -19,6 +20,7 @@ struct Result {
   Params params;
   Status status = Status::skipped;
   std::string reason;  // why it was skipped, or what stopped it (error)
+  SkipCause cause = SkipCause::none;  // why it was skipped, as a value (not in results files)
   std::vector<Failure> failures;
   std::uint64_t failures_dropped = 0;  // beyond the channel's bound: counted, not kept
   double seconds = 0;
@@ -31,6 +33,7 @@ struct Result {
 
 // The one way to start a scenario's result: its id, family and params, and how it ended.
 Result result_for(const Scenario& scenario, Status status, std::string reason = {}, double seconds = 0);
+Result skipped_result(const Scenario& scenario, SkipCause cause, std::string reason, double seconds = 0);
 
 struct Counts {
   std::size_t passed = 0, failed = 0, error = 0, skipped = 0, xfail = 0, xpass = 0;
@@ -46,7 +49,11 @@ struct RunReport {
   std::string started_utc;  // ISO 8601, e.g. 2026-11-30T00:07:10Z
   double seconds = 0;
   std::vector<Result> results;
+  OrphanCounts orphans;  // host-function calls that found no scenario: they fail the run
 };
+
+// The skipped results' reasons, each by its first line, with how many: sorted by reason.
+std::vector<std::pair<std::string, std::size_t>> skip_reasons(const std::vector<Result>& results);
 
 // Text up to its first newline (report headlines: JUnit message attributes, tables).
 std::string first_line(const std::string& text);

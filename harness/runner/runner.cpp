@@ -92,6 +92,7 @@ Result Runner::run(const Scenario& scenario) {
 
   if (skipped && result.failures.empty() && !result.failures_dropped) {
     result.status = Status::skipped;
+    result.cause = SkipCause::requirement;  // what it needs is not here
     return result;
   }
   result.status = judge(!error.empty(), run.probe() != nullptr, result.failures.size() + result.failures_dropped);

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <string>
 
-#include "callback/progress.hpp"
+#include "protocol/worker_protocol.hpp"
 
 namespace hostcb {
 
@@ -96,7 +96,7 @@ void install_stack_report_handler() {
   action.sa_handler = report_stack;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  sigaction(kStackReportSignal, &action, nullptr);
+  sigaction(protocol::kStackReportSignal, &action, nullptr);
 }
 
 }  // namespace hostcb

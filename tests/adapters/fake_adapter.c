@@ -18,6 +18,12 @@
  *                    the one it was enqueued on (known-bad: the probe must say [stream])
  *   other_user_data  "fake", whose stream callback hands it another userData (known-bad:
  *                    a stray call, [userdata]; never dereferenced by hostcb)
+ *   init_hangs    init never returns (it logs "init PID" first)
+ *   init_hangs_in_worker   the same, only in a worker process (`... worker ...`)
+ *   init_prints_in_worker  init prints 200 KB to stdout in a worker, then succeeds
+ *   init_forks    init starts a process that logs "forked PID PARENT", keeps every
+ *                 descriptor it inherited and sleeps 20 s; init itself succeeds at once
+ * The PIDs let a test check that nothing it started is left behind.
  */
 #include <hostcb/adapter.h>
 #include <pthread.h>
@@ -25,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int adapter_node_token;
 
@@ -122,6 +129,54 @@ static void teardown_counted(void) {
   log_line(line);
 }
 
+static void log_pid(const char *what) {
+  char line[64];
+  snprintf(line, sizeof line, "%s %ld %ld", what, (long)getpid(), (long)getppid());
+  log_line(line);
+}
+/* Whether this process is a worker: its second argument is "worker". */
+static int in_worker(void) {
+  char args[4096];
+  FILE *f = fopen("/proc/self/cmdline", "r");
+  if (!f) return 0;
+  size_t n = fread(args, 1, sizeof args - 1, f);
+  fclose(f);
+  args[n] = 0;
+  size_t first = strlen(args);
+  return first + 1 < n && strcmp(args + first + 1, "worker") == 0;
+}
+static int init_hangs(const char *options) {
+  (void)options;
+  log_pid("init");
+  for (;;) pause();
+  return 1;
+}
+static int init_hangs_in_worker(const char *options) {
+  return in_worker() ? init_hangs(options) : 0;
+}
+static int init_prints_in_worker(const char *options) {
+  (void)options;
+  if (!in_worker()) return 0;
+  static char chunk[1024];
+  memset(chunk, 'x', sizeof chunk - 1);
+  chunk[sizeof chunk - 1] = '\n';
+  for (int i = 0; i < 200; ++i) fwrite(chunk, 1, sizeof chunk, stdout);
+  fflush(stdout);
+  return 0;
+}
+static int init_forks(const char *options) {
+  (void)options;
+  pid_t pid = fork();
+  if (pid == 0) {
+    sleep(20);
+    _exit(0);
+  }
+  char line[64];
+  snprintf(line, sizeof line, "forked %ld %ld", (long)pid, (long)getpid());
+  log_line(line);
+  return pid < 0;
+}
+
 static const char *why(void) { return "no device for this fake"; }
 static const char *describe(void) { return "fake adapter for tests"; }
 
@@ -149,6 +204,10 @@ static const struct hostcb_adapter *make(void) {
   if (strcmp(VARIANT, "init_crashes") == 0) adapter.init = init_crashes;
   hands_other_stream = strcmp(VARIANT, "other_stream") == 0;
   hands_other_user_data = strcmp(VARIANT, "other_user_data") == 0;
+  if (strcmp(VARIANT, "init_hangs") == 0) adapter.init = init_hangs;
+  if (strcmp(VARIANT, "init_hangs_in_worker") == 0) adapter.init = init_hangs_in_worker;
+  if (strcmp(VARIANT, "init_prints_in_worker") == 0) adapter.init = init_prints_in_worker;
+  if (strcmp(VARIANT, "init_forks") == 0) adapter.init = init_forks;
   if (strcmp(VARIANT, "counts_init") == 0) {
     adapter.init = init_counted;
     adapter.teardown = teardown_counted;

@@ -1,7 +1,8 @@
 // The driver matrix: many runs' JSON results (one per driver, runtime, GPU and host) as
 // one table, scenarios down and environments across, and what changed: scenarios that
 // pass in one environment and fail in another, and cells that changed since the previous
-// night's matrix. `hostcb report` builds it; matrix_writer.hpp writes it.
+// night's matrix. `hostcb report` builds it; matrix_document.hpp says what a page of it
+// says, and markdown_writer.hpp and html_writer.hpp lay that out.
 #pragma once
 #include <map>
 #include <string>

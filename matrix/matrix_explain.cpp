@@ -1,4 +1,4 @@
-#include "reports/matrix_explain.hpp"
+#include "matrix/matrix_explain.hpp"
 
 #include <algorithm>
 #include <cstdint>

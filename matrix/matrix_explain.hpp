@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/matrix.hpp"
+#include "matrix/matrix.hpp"
 
 namespace hostcb {
 

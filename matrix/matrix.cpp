@@ -1,4 +1,4 @@
-#include "reports/matrix.hpp"
+#include "matrix/matrix.hpp"
 
 #include <nlohmann/json.hpp>
 

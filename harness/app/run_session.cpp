@@ -1,0 +1,102 @@
+#include "app/run_session.hpp"
+
+#include <algorithm>
+
+#include "app/expectations.hpp"
+#include "exec/interrupt.hpp"
+#include "model/errors.hpp"
+#include "runner/runner.hpp"
+
+namespace hostcb {
+
+RunSession::RunSession(const SessionOptions& options) {
+  if (!options.needs_workers.empty() && options.execution.isolation == Isolation::none)
+    throw UsageError(options.needs_workers);
+  install_interrupt_handlers();
+  execution_ = execution_options(options.execution, options.adapters);
+  const bool all = options.device == kAllDevicesName;
+  env_ = environment_for(all ? 0 : device_ordinal(options.device), options.command_line);
+  devices_ = devices_for(options.device, env_);
+  if (all) env_.selected_device = kAllDevices;
+  execution_.run_in_process = [this](const Scenario& s, int device) { return run_in_process(s, device); };
+  execution_.stop_requested = [this] { return stop_.stopping(); };
+}
+
+RunSession::~RunSession() = default;
+
+SessionOutcome RunSession::run(const std::vector<Scenario>& selection, int passes, Reporter& reporter) {
+  std::vector<Job> jobs;
+  std::vector<Tag> tags;
+  for (int device : devices_)
+    for (int pass = 1; pass <= passes; ++pass)
+      for (const Scenario& s : selection) {
+        jobs.push_back({&s, device});
+        tags.push_back({devices_.size() > 1 ? device : -1, passes > 1 ? pass : 0});
+      }
+  start(reporter, jobs.size());
+  execute(jobs, tags, reporter);
+  return finish(reporter);
+}
+
+SessionOutcome RunSession::run_batches(const BatchMaker& batch, std::size_t planned, Reporter& reporter) {
+  start(reporter, planned);
+  for (std::int64_t k = 0; !stop_.stopping() && !interrupt_signal(); ++k) {
+    const std::vector<Scenario> scenarios = batch(k);
+    std::vector<Job> jobs;
+    for (const Scenario& s : scenarios) jobs.push_back({&s, devices_.front()});
+    if (!execute(jobs, std::vector<Tag>(jobs.size()), reporter)) break;  // nothing ran (no GPU): no batch will
+  }
+  return finish(reporter);
+}
+
+void RunSession::start(Reporter& reporter, std::size_t planned) {
+  outcome_ = SessionOutcome{};
+  outcome_.report.started_utc = utc_now();
+  outcome_.report.environment = env_;
+  planned_ = planned;
+  reported_ = 0;
+  reporter.run_started(env_, planned);
+  started_ = std::chrono::steady_clock::now();
+}
+
+bool RunSession::execute(const std::vector<Job>& jobs, const std::vector<Tag>& tags, Reporter& reporter) {
+  execution_.stop_reason = stop_.reason();
+  execution_.on_start = [&](std::size_t k) { reporter.on_start(*jobs[k].scenario, k); };
+  bool ran = false;
+  ExecutedPlan executed = execute_plan(jobs, env_, execution_, [&](const Result& finished, std::size_t k) {
+    Result r = finished;
+    if (tags[k].device >= 0) r.device = tags[k].device;
+    if (tags[k].pass > 0) r.iteration = tags[k].pass;
+    if (expectations_) apply_expectation(r, *expectations_, env_);  // before any reporter sees it
+    if (!stop_.keep(r)) return;
+    ran = ran || r.status != Status::skipped;
+    // A --budget run reports past what it planned: the position only says how far it came.
+    reporter.on_result(r, reported_, std::max(planned_, reported_ + 1));
+    ++reported_;
+    outcome_.report.results.push_back(std::move(r));
+  });
+  execution_.on_start = nullptr;
+  outcome_.report.orphans.add(executed.orphans);
+  return ran;
+}
+
+SessionOutcome RunSession::finish(Reporter& reporter) {
+  outcome_.report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  reporter.run_finished(outcome_.report, outcome_.files);
+  outcome_.interrupt_signal = interrupt_signal();
+  return std::move(outcome_);
+}
+
+InProcessRun RunSession::run_in_process(const Scenario& scenario, int device) {
+  std::unique_ptr<Runner>& runner = runners_[device];
+  if (!runner) {
+    Environment& on_device = device_envs_[device] = env_;
+    on_device.selected_device = device;
+    runner = std::make_unique<Runner>(on_device);
+  }
+  InProcessRun ran{runner->run(scenario), {}};
+  ran.orphans = in_process_orphans_.take();
+  return ran;
+}
+
+}  // namespace hostcb

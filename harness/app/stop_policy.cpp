@@ -1,0 +1,29 @@
+#include "app/stop_policy.hpp"
+
+namespace hostcb {
+
+void StopPolicy::stop_after(double seconds) {
+  deadline_ = std::chrono::steady_clock::now() +
+              std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+bool StopPolicy::spent() const { return deadline_ && std::chrono::steady_clock::now() >= *deadline_; }
+
+bool StopPolicy::stopping() const { return (rule_ != Rule::never && stopped_) || spent(); }
+
+std::string StopPolicy::reason() const {
+  if (deadline_) return "not run: --budget spent";
+  return std::string("not run: ") + (rule_ == Rule::until_fail ? "--until-fail" : "--fail-fast") +
+         " stopped the run at the first failure";
+}
+
+bool StopPolicy::keep(const Result& result) {
+  if (deadline_ && result.cause == SkipCause::not_reached) return false;  // the budget ran out first
+  if (!stopped_ && is_bad(result.status)) {
+    failed_pass_ = result.iteration;
+    stopped_ = true;
+  }
+  return !(rule_ == Rule::until_fail && stopped_ && result.iteration > failed_pass_);  // a pass that never began
+}
+
+}  // namespace hostcb

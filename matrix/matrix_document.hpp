@@ -1,0 +1,69 @@
+// What a matrix page says, decided once from the merged matrix: the counts, what differs
+// and why, what changed since the previous night, the environments, every scenario. The
+// Markdown and HTML writers (markdown_writer.hpp, html_writer.hpp) only lay it out.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "matrix/matrix.hpp"
+#include "matrix/matrix_explain.hpp"
+#include "model/result.hpp"
+
+namespace hostcb {
+
+struct MatrixReport {
+  Matrix matrix;
+  bool has_previous = false;    // a previous night's matrix was given
+  std::string previous_source;  // its path
+  std::vector<MatrixChange> changes;
+  std::string generated_utc;
+};
+
+// A column of the tables: an environment, as its head shows it.
+struct ColumnHead {
+  std::size_t number = 0;  // 1-based, as the page refers to it: "#2"
+  std::string label;       // the whole label (the page's tooltip)
+  std::string driver;      // "driver ?" when unknown
+  std::string runtime, device;
+  std::string layers;      // layers_label(); empty without layers
+  // What tells columns apart in one line: "#2 580.159.04, CUDA 12.4, device 1, cuda-bindings 13.3.1".
+  std::string short_label;
+};
+
+// One scenario across the columns; a null cell is a column it has no result in.
+struct ScenarioRow {
+  std::string id;
+  std::vector<const MatrixCell*> cells;
+};
+
+struct ChangeRow {
+  std::string id;
+  std::string environment;  // the column's short label
+  MatrixCell before, after;  // before carries no message
+};
+
+struct EnvironmentRow {
+  std::size_t number = 0;
+  std::string driver;  // "?" when unknown
+  std::string cuda_by_driver, runtime, gpu, host, device, git_revision, source;
+  std::string layers;   // each layer's name and versions, or its describe text; "none"
+  std::string results;  // "854 passed, 0 failed, 0 error, 71 skipped"
+};
+
+struct MatrixDocument {
+  std::size_t scenario_count = 0;
+  std::string generated_utc;
+  std::vector<ColumnHead> columns;
+  DiffExplanation explanation;
+  std::vector<ScenarioRow> differing;  // passes in one environment, fails in another
+  bool has_previous = false;
+  std::string previous_source;
+  std::vector<ChangeRow> changes;
+  std::vector<EnvironmentRow> environments;
+  std::vector<ScenarioRow> every;
+  std::size_t cells = 0, bad_cells = 0;
+};
+
+MatrixDocument matrix_document(const MatrixReport& report);
+
+}  // namespace hostcb
