@@ -92,7 +92,7 @@ TEST_CASE("axis overrides replace values where the axis exists", "[registry]") {
   CHECK_THROWS_AS(registry.plan(selection), UsageError);
 }
 
-TEST_CASE("an override of a selecting axis leaves out the families without it; others only reshape", "[registry]") {
+TEST_CASE("an override of a selecting axis leaves out the families without it, others only reshape", "[registry]") {
   Registry registry;
   registry.add(toy_family("layered", {Axis::choice("forward", {"direct", "mine"}).selecting(), Axis::count("replays", {1})}));
   registry.add(toy_family("plain", {Axis::count("replays", {1})}));
