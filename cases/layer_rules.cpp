@@ -12,7 +12,7 @@ Axis forward_axis(const std::vector<std::string>& known_bad) {
     if (!forwarder(name).control_only()) throw std::logic_error(name + " is no known-bad layer");
     names.push_back(name);
   }
-  return Axis::choice("forward", names);
+  return Axis::choice("forward", names).selecting();  // --axis forward=X: only what goes through X
 }
 
 std::vector<LayerOp> build_ops(const std::string& build) {

@@ -99,7 +99,7 @@ std::string matrix_html(const MatrixReport& report) {
                     "<meta charset=\"utf-8\"/>\n<title>hostcb driver matrix</title>\n<style>";
   out += kStyle;
   out += "</style>\n</head>\n<body>\n<h1>hostcb driver matrix</h1>\n";
-  out += str("<p class=\"meta\">", doc.scenario_count, " scenarios in ", doc.columns.size(), " environments; generated ",
+  out += str("<p class=\"meta\">", doc.scale, "; generated ",
              xml_text(doc.generated_utc), "</p>\n<div class=\"cards\">");
   out += card("differ across environments", doc.differing.size(), doc.differing.empty() ? "good" : "bad");
   if (doc.has_previous)

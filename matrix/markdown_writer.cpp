@@ -104,8 +104,7 @@ std::string markdown_cell(const std::string& text) {
 
 std::string matrix_markdown(const MatrixReport& report) {
   const MatrixDocument doc = matrix_document(report);
-  std::string out = str("# hostcb driver matrix\n\n", doc.scenario_count, " scenarios in ", doc.columns.size(),
-                        " environments, generated ", doc.generated_utc, ".\n\n## What changed\n\n");
+  std::string out = str("# hostcb driver matrix\n\n", doc.scale, ", generated ", doc.generated_utc, ".\n\n## What changed\n\n");
   out += explanation(doc.explanation);
   out += str("### Passes in one environment, fails in another: ", doc.differing.size(), "\n\n");
   if (doc.differing.empty())

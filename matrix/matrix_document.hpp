@@ -42,16 +42,32 @@ struct ChangeRow {
   MatrixCell before, after;  // before carries no message
 };
 
+// What one loaded layer ran in one environment: the cells whose forward axis is its name.
+struct LayerCounts {
+  std::string layer;
+  Counts counts;
+};
+
 struct EnvironmentRow {
   std::size_t number = 0;
   std::string driver;  // "?" when unknown
   std::string cuda_by_driver, runtime, gpu, host, device, git_revision, source;
-  std::string layers;   // each layer's name and versions, or its describe text; "none"
+  std::string layers;   // each layer's name and versions, or its describe text, and what it ran; "none"
   std::string results;  // "854 passed, 0 failed, 0 error, 71 skipped"
+  Counts counts;        // the same, as numbers
+  std::vector<LayerCounts> per_layer;  // each loaded layer's own scenarios"
+};
+
+// A bad cell (failed, error or xpass), for the first failures a summary lists.
+struct FailureRow {
+  std::string id;
+  std::size_t column = 0;  // 1-based, as "#2"
+  MatrixCell cell;
 };
 
 struct MatrixDocument {
   std::size_t scenario_count = 0;
+  std::string scale;  // "1300 scenarios in 1 environment": every page's first line says it
   std::string generated_utc;
   std::vector<ColumnHead> columns;
   DiffExplanation explanation;
@@ -62,7 +78,14 @@ struct MatrixDocument {
   std::vector<EnvironmentRow> environments;
   std::vector<ScenarioRow> every;
   std::size_t cells = 0, bad_cells = 0;
+  std::vector<FailureRow> failures;  // every bad cell, scenario order then column order
 };
+
+// "1300 scenarios in 1 environment", in the singular where it is one.
+std::string scale_text(std::size_t scenarios, std::size_t environments);
+
+// Counts as text: "854 passed, 0 failed, 0 error, 71 skipped" (xfail and xpass where any).
+std::string counts_text(const Counts& counts);
 
 MatrixDocument matrix_document(const MatrixReport& report);
 

@@ -69,6 +69,11 @@ void ConsoleReporter::run_finished(const RunReport& report, ReportFiles& files) 
   if (counts.xfail || counts.xpass) expected = fmt::format(", {} xfail, {} xpass", counts.xfail, counts.xpass);
   out_->log(level, fmt::format("{} scenarios: {} passed, {} failed, {} errors, {} skipped{} in {:.2f} s", counts.total(),
                                counts.passed, counts.failed, counts.error, counts.skipped, expected, report.seconds));
+  // A layer's own figure: the run may hold scenarios that never went through it.
+  for (const auto& [layer, n] : counts_per_layer(report))
+    out_->log(level, fmt::format("  through {}: {} scenarios: {} passed, {} failed, {} errors, {} skipped{}", layer,
+                                 n.total(), n.passed, n.failed, n.error, n.skipped,
+                                 n.xfail || n.xpass ? fmt::format(", {} xfail, {} xpass", n.xfail, n.xpass) : ""));
   // Skip reasons folded, so "why did nothing run" is answered in one place.
   for (const auto& [reason, n] : skip_reasons(report.results)) out_->warn(fmt::format("  skipped {}: {}", n, reason));
   for (const auto& file : files.written) out_->info("  wrote " + file);

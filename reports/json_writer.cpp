@@ -39,10 +39,18 @@ nlohmann::ordered_json environment_json(const Environment& env) {
           {"adapters", adapters}};
 }
 
+nlohmann::ordered_json counts_json(const Counts& counts) {
+  return {{"total", counts.total()}, {"passed", counts.passed}, {"failed", counts.failed}, {"error", counts.error},
+          {"skipped", counts.skipped}, {"xfail", counts.xfail}, {"xpass", counts.xpass}};
+}
+
 }  // namespace
 
 std::string results_json(const RunReport& report) {
-  Counts counts = count_results(report.results);
+  nlohmann::ordered_json summary = counts_json(count_results(report.results));
+  nlohmann::ordered_json layers = nlohmann::ordered_json::object();  // what each loaded layer ran
+  for (const auto& [layer, counts] : counts_per_layer(report)) layers[layer] = counts_json(counts);
+  summary["layers"] = layers;
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const auto& r : report.results) results.push_back(result_to_json(r));
   nlohmann::ordered_json doc = {
@@ -51,9 +59,7 @@ std::string results_json(const RunReport& report) {
       {"started", report.started_utc},
       {"seconds", report.seconds},
       {"environment", environment_json(report.environment)},
-      {"summary",
-       {{"total", counts.total()}, {"passed", counts.passed}, {"failed", counts.failed}, {"error", counts.error},
-        {"skipped", counts.skipped}, {"xfail", counts.xfail}, {"xpass", counts.xpass}}},
+      {"summary", summary},
       {"results", results}};
   // Messages can hold anything a callback produced: invalid UTF-8 is replaced, not fatal.
   return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";

@@ -19,6 +19,7 @@ Each SPEC is a layer package, with or without a version:
 Layer packages and the layer modules (harness/adapters/python/hostcb_layers) run for each:
   cupy-cuda13x, cupy-cuda12x  cupy_external_stream, cupy_add_callback, cupy_runtime
   numba-cuda                  numba_add_callback
+  numba-cuda-mlir             numba_cuda_mlir_add_callback
   cuda-core                   cuda_core_graph_builder
   cuda-bindings               every cuda_bindings_*.py module there
 For each layer version and module it runs
@@ -29,14 +30,18 @@ ADAPTER is the ready name LAYER:ENTRY with --ready, else
   build/libhostcb_python_runtime.so@module=hostcb_layers.MODULE,name=MODULE
 OUT/summary.txt has one line per layer version and module: ran (with hostcb's exit code),
 or why not (install failed, no JSON written). A layer that cannot be installed is a line
-there and makes the exit code 1; scenario failures are findings, in the matrix.
+there and makes the exit code 1, and so does a run that went red (hostcb exit 1: a failure,
+error or xpass the expectations do not list): with the shipped known layer bugs, known-broken
+versions stay green (xfail), a regression or a fixed release (xpass) does not.
 
 Options:
   --out DIR      results folder (default layers-results)
   --hostcb PATH  the hostcb binary (default build/hostcb); its adapters are beside it
   --ready        name adapters LAYER:ENTRY (e.g. cupy:external_stream)
+  --expectations FILE  known behaviour for every run (default the shipped
+                 expectations/known-layer-bugs.jsonc; '' for none)
   -h, --help     this text
-Exit: 0 every layer installed and ran, 1 one did not, 2 usage.
+Exit: 0 every layer installed and ran green (or nothing ran), 1 one did not, 2 usage.
 USAGE
 }
 
@@ -45,6 +50,7 @@ out="layers-results"
 hostcb="$root/build/hostcb"
 wheels=""
 ready=0
+expectations="$root/expectations/known-layer-bugs.jsonc"
 specs=()
 run_args=()
 while [ $# -gt 0 ]; do
@@ -54,6 +60,7 @@ while [ $# -gt 0 ]; do
     --hostcb) hostcb="${2:?--hostcb needs a path}"; shift 2 ;;
     --wheels) wheels="${2:?--wheels needs a folder}"; shift 2 ;;
     --ready) ready=1; shift ;;
+    --expectations) expectations="${2?--expectations needs a file (or '')}"; shift 2 ;;
     --) shift; run_args=("$@"); break ;;
     -*) echo "layers.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) specs+=("$1"); shift ;;
@@ -78,6 +85,7 @@ modules_for() {
   case "$1" in
     cupy-cuda1[0-9]x | cupy) echo cupy_external_stream cupy_add_callback cupy_runtime ;;
     numba-cuda) echo numba_add_callback ;;
+    numba-cuda-mlir) echo numba_cuda_mlir_add_callback ;;
     cuda-core) echo cuda_core_graph_builder ;;
     cuda-bindings)
       for f in "$modules_dir"/cuda_bindings_*.py; do [ -f "$f" ] && basename "$f" .py; done ;;
@@ -89,6 +97,7 @@ ready_name() {
   case "$1" in
     cuda_bindings_*) echo "cuda_bindings:${1#cuda_bindings_}" ;;
     cuda_core_*) echo "cuda_core:${1#cuda_core_}" ;;
+    numba_cuda_mlir_*) echo "numba_cuda_mlir:${1#numba_cuda_mlir_}" ;;
     *) echo "${1%%_*}:${1#*_}" ;;
   esac
 }
@@ -106,11 +115,14 @@ run_layer() {
     else adapter="$adapter_lib@module=hostcb_layers.$module,name=$module"; fi
     echo "layers.sh: $module ($package $label): $hostcb run --adapter $adapter --axis forward=$module" >&2
     HOSTCB_PYTHON="$python" PYTHONPATH="${site:+$site:}$root/harness/adapters/python${PYTHONPATH:+:$PYTHONPATH}" \
-      "$hostcb" run --adapter "$adapter" --axis "forward=$module" --json "$json" "${run_args[@]}" \
+      "$hostcb" run --adapter "$adapter" --axis "forward=$module" --json "$json" \
+      ${expectations:+--expectations "$expectations"} "${run_args[@]}" \
       >"$out/$module-$label.log" 2>&1
     rc=$?
     if [ -s "$json" ]; then
-      note "RAN $module $package $label: hostcb exit $rc ($(tail -n 3 "$out/$module-$label.log" | grep -m1 -E '^[0-9]+ scenarios' || echo 'see the log'))"
+      # The layer's own figure ("through MODULE: N scenarios: ..."), not the run's.
+      note "RAN $module $package $label: hostcb exit $rc ($(grep -m1 -E "^ *through $module: " "$out/$module-$label.log" | sed 's/^ *//' || echo 'see the log'))"
+      [ "$rc" = 1 ] && bad=1
     else
       note "NO-RESULTS $module $package $label: hostcb exit $rc and no JSON; $(grep -m1 -iE 'error|refused' "$out/$module-$label.log" || tail -n 1 "$out/$module-$label.log")"
       bad=1

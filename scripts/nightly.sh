@@ -11,17 +11,18 @@
 #     -t TOOLKIT        a CUDA toolkit root (repeatable); default: every /usr/local/cuda-*
 #                       with bin/nvcc, else /usr/local/cuda. A root with hostcb-cuda12.cmake
 #                       (scripts/cuda12-toolkit.sh) is configured through it.
-#     -e EXPECTATIONS   known behaviour (docs: README, "Expectations")
+#     -e EXPECTATIONS   known behaviour (docs/nightly.md, "Expectations"); default the
+#                       shipped expectations/known-layer-bugs.jsonc, -e '' for none
 # Exit: 0 every run passed (xfail allowed), 1 a run failed or a build broke, 77 no GPU.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=hostcb-nightly expectations="" toolkits=()
+out=hostcb-nightly expectations="$PWD/expectations/known-layer-bugs.jsonc" toolkits=()
 while getopts "o:t:e:" opt; do
   case "$opt" in
     o) out="$OPTARG" ;;
     t) toolkits+=("$OPTARG") ;;
-    e) expectations="$(realpath "$OPTARG")" ;;
-    *) sed -n '2,17p' "$0"; exit 2 ;;
+    e) expectations="${OPTARG:+$(realpath "$OPTARG")}" ;;
+    *) sed -n '2,18p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))

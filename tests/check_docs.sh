@@ -4,7 +4,13 @@
 # lines, LICENSE exists, and the figures a script can check match the tree and the binary:
 # the scenario, family, excluded and control counts stated as "at this commit" are what
 # `hostcb list` prints, and the example adapter quoted in docs/adapters.md is the file.
-# Usage: tests/check_docs.sh [SOURCE_DIR] [HOSTCB]   (without HOSTCB the counts are not checked)
+# Every count (N scenarios, tests, controls, families, mutations, programs) in README.md and
+# docs/ is either stated "at this commit" (and checked here) or a dated measurement (a
+# YYYY-MM-DD in its paragraph, the paragraph introducing its list, or its heading: a GPU
+# measurement that no CPU can re-derive; the lead re-measures those). The ready-name table
+# lists every shipped layer module, and every subcommand is in both command synopses.
+# Usage: tests/check_docs.sh [SOURCE_DIR] [HOSTCB [HOSTCB_STUB]]   (without HOSTCB the
+# counts are not checked; HOSTCB_STUB checks the README's hostcb_stub sample)
 # Prints each problem and exits 1; exits 0 when there is none.
 set -uo pipefail
 root="${1:-$(dirname "$0")/..}"
@@ -73,6 +79,67 @@ if stated=$(grep -o 'example_adapter.c), is [0-9]* lines' README.md | grep -o '[
   [ "$stated" = "$example_lines lines" ] || problem "README.md says the example adapter is $stated; it is $example_lines"
 fi
 
+# Every count is checked or dated.
+python3 - README.md docs/*.md <<'PY' || bad=1
+import re, sys
+figure = re.compile(r"(?<![\w.])(\d[\d,]*) (scenarios?|scenario tests|per-scenario tests|tests|known-bad controls|"
+                    r"controls|families|mutations|modules|ready names|programs|seeds)\b")
+date = re.compile(r"\b20\d\d-\d\d-\d\d\b")
+ok = True
+for md in sys.argv[1:]:
+    lines = open(md, encoding="utf-8").read().split("\n")
+    blocks, current, fenced, heading = [], [], False, ""
+    for n, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("#"):
+            if current: blocks.append((heading, current))
+            current, heading = [], line
+            continue
+        elif not fenced and not line.strip():
+            if next((l for l in lines[n:] if l.strip()), "").startswith("```"):
+                continue  # a sample belongs to the paragraph that introduces it
+            if current: blocks.append((heading, current))
+            current = []
+            continue
+        current.append((n, line))
+    if current: blocks.append((heading, current))
+    intro, intro_heading = "", None  # a list's items are dated by the paragraph before them
+    for head, block in blocks:
+        text = " ".join(l for _, l in block)
+        if head != intro_heading: intro, intro_heading = "", head
+        if not re.match(r"\s*[-*] ", block[0][1]): intro = text
+        context = " ".join((text, intro, head))
+        if "at this commit" in context or date.search(context): continue
+        for n, line in block:
+            for m in figure.finditer(line):
+                print(f"check_docs: {md}:{n}: '{m[0]}' is neither checked (state it 'at this commit', with a check here) "
+                      "nor a dated measurement; or leave the figure out")
+                ok = False
+sys.exit(0 if ok else 1)
+PY
+
+# The ready-name table and the sample refusal list every shipped layer module.
+modules=$(cd harness/adapters/python/hostcb_layers && ls [a-z]*.py | sed 's/\.py$//' | sort)
+for module in $modules; do
+  grep -qF "| [\`$module.py\`](../harness/adapters/python/hostcb_layers/$module.py) |" docs/adapters.md ||
+    problem "docs/adapters.md: the ready-name table has no row for $module.py"
+done
+listed=$(grep -o 'there are [a-z_, ]* (LAYER:ENTRY' docs/adapters.md | sed 's/^there are //; s/ (LAYER:ENTRY$//; s/, /\n/g' | sort)
+[ "$listed" = "$modules" ] || problem "docs/adapters.md: the sample refusal lists '$(echo $listed)', the modules are '$(echo $modules)'"
+
+# The README's hostcb_stub sample is what that command prints (times left out).
+stub="${3:-}"
+if [ -n "$stub" ]; then
+  command_line=$(awk '/^\$ build\/tests\/hostcb_stub /{sub(/^\$ build\/tests\/hostcb_stub /, ""); print; exit}' README.md)
+  stated=$(awk '/^\$ build\/tests\/hostcb_stub /{f=1; next} f&&/^```$/{exit} f' README.md)
+  times='s/[0-9]+\.[0-9]+ s\b/T s/g'
+  printed=$(cd "$(mktemp -d)" && eval "\"$stub\" $command_line" 2>&1)
+  [ -n "$command_line" ] && [ "$(sed -E "$times" <<<"$stated")" = "$(sed -E "$times" <<<"$printed")" ] ||
+    problem "README.md: the hostcb_stub sample is not what \`hostcb_stub $command_line\` prints:
+$printed"
+fi
+
 # Counts stated "at this commit", against the binary.
 if [ -n "$hostcb" ]; then
   ids=$("$hostcb" list 2>/dev/null | grep -c '^[a-z_0-9]*/') || problem "$hostcb list failed"
@@ -100,6 +167,23 @@ for md in sys.argv[5:]:
 sys.exit(0 if ok else 1)
 PY
   [ "$ids" -gt 0 ] || problem "$hostcb list printed no ids"
+  # The sample of `list --families` in docs/cli.md is this binary's first two lines.
+  sample=$(awk '/list --families. prints one line per family/{f=1} f&&/^```$/{n++; next} f&&n==1' docs/cli.md)
+  [ "$sample" = "$("$hostcb" list --families 2>/dev/null | head -n 2)" ] ||
+    problem "docs/cli.md: the list --families sample is not what $hostcb list --families prints first"
+  # The fuzzing command's count in docs/scenarios.md.
+  if stated=$(grep -o "seed=1-10000\` runs [0-9,]* programs" docs/scenarios.md | grep -o '[0-9,]* programs'); then
+    fuzzed=$("$hostcb" list --filter 'fuzz/forward=direct/*:fuzz/forward=graph_owned/*' --axis seed=1-10000 2>/dev/null | grep -c '^fuzz/')
+    [ "${stated//,/}" = "$fuzzed programs" ] || problem "docs/scenarios.md says the fuzzing command runs $stated; it lists $fuzzed"
+  fi
+  # Every subcommand in both synopses (README's and docs/cli.md's).
+  for sub in $("$hostcb" --help 2>/dev/null | awk '/^SUBCOMMANDS:/{f=1; next} f&&/^  [a-z]/{print $1}'); do
+    [ "$sub" = worker ] && continue  # internal
+    awk '/^## The command line in brief/{f=1} f&&/^```$/{n++} f&&n==1' README.md | grep -qw "$sub" ||
+      problem "README.md: the command line in brief leaves out '$sub'"
+    awk '/^# The command line/{f=1} f&&/^```$/{n++} f&&n==1' docs/cli.md | grep -qw "hostcb $sub" ||
+      problem "docs/cli.md: the synopsis leaves out 'hostcb $sub'"
+  done
 else
   echo "check_docs: no hostcb binary given: counts not checked"
 fi

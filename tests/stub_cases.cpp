@@ -64,7 +64,7 @@ void register_stub_cases(Registry& registry) {
   Family forward;
   forward.name = "stub_forward";
   forward.needs_gpu = false;
-  forward.axes = {Axis::choice("forward", forwarder_names()),
+  forward.axes = {Axis::choice("forward", forwarder_names()).selecting(),
                   Axis::choice("op", {"launch_host_func", "add_host_node", "add_stream_callback", "capture",
                                       "graph_set_host_node", "exec_set_host_node"})};
   forward.excluded = [](const Params& p) -> std::optional<std::string> {

@@ -92,6 +92,46 @@ TEST_CASE("axis overrides replace values where the axis exists", "[registry]") {
   CHECK_THROWS_AS(registry.plan(selection), UsageError);
 }
 
+TEST_CASE("an override of a selecting axis leaves out the families without it, others only reshape", "[registry]") {
+  Registry registry;
+  registry.add(toy_family("layered", {Axis::choice("forward", {"direct", "mine"}).selecting(), Axis::count("replays", {1})}));
+  registry.add(toy_family("plain", {Axis::count("replays", {1})}));
+  Selection selection;
+  selection.overrides = {parse_axis_override("forward=mine")};
+  CHECK(ids_of(registry.plan(selection)) == std::vector<std::string>{"layered/forward=mine/replays=1"});
+  // A shaping axis keeps every family: those without it stay as they are.
+  selection.overrides = {parse_axis_override("replays=2")};
+  CHECK(ids_of(registry.plan(selection)) ==
+        std::vector<std::string>{"layered/forward=direct/replays=2", "layered/forward=mine/replays=2", "plain/replays=2"});
+  // A filter on a left-out family then matches nothing: a usage error, not a silent run.
+  selection.overrides = {parse_axis_override("forward=mine")};
+  selection.filter = "plain";
+  CHECK_THROWS_AS(registry.plan(selection), UsageError);
+}
+
+TEST_CASE("selecting a layer counts only the shipped scenarios that go through it", "[registry][cases]") {
+  Registry registry;
+  cases::register_all_cases(registry);
+  Selection by_axis;
+  by_axis.overrides = {parse_axis_override("forward=graph_owned")};
+  const auto through_axis = registry.plan(by_axis);
+  for (const auto& s : through_axis) {
+    INFO(s.id);
+    REQUIRE(s.params.has("forward"));
+    CHECK(s.params.get("forward") == "graph_owned");
+  }
+  // The same scenarios as the filter that names the layer (the forward axis is in every id).
+  Selection by_filter;
+  by_filter.filter = "*forward=graph_owned*";
+  CHECK(ids_of(registry.plan(by_filter)) == ids_of(through_axis));
+  // Shaping axes keep the families without them: contracts has no replays axis.
+  Selection shaped;
+  shaped.overrides = {parse_axis_override("replays=2")};
+  bool contracts_kept = false;
+  for (const auto& s : registry.plan(shaped)) contracts_kept = contracts_kept || s.family->name == "contracts";
+  CHECK(contracts_kept);
+}
+
 TEST_CASE("the same axis overridden twice is a usage error, not the last one winning", "[registry]") {
   Registry registry;
   registry.add(toy_family("f", {Axis::count("replays", {1, 2})}));

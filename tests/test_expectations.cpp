@@ -1,4 +1,7 @@
+#include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <sstream>
 
 #include "catch_compat.hpp"
 #include "model/errors.hpp"
@@ -133,7 +136,7 @@ TEST_CASE("duplicate entries and globs that match no planned scenario get a warn
                                        "x.jsonc");
   REQUIRE(ex.warnings.size() == 1);
   CHECK(ex.warnings[0] == "x.jsonc:4: warning: the same id and versions as the entry at line 3: this one never applies");
-  std::vector<std::string> unmatched = unmatched_expectation_warnings(ex, {"stub/behave=pass/x", "stub/behave=fail/y"});
+  std::vector<std::string> unmatched = unmatched_expectation_warnings(ex, {"stub/behave=pass/x", "stub/behave=fail/y"}, {});
   REQUIRE(unmatched.size() == 1);
   CHECK(unmatched[0] == "x.jsonc:5: warning: \"nosuch/*\" matches no planned scenario");
 }
@@ -175,7 +178,7 @@ TEST_CASE("many entries for one id load, warn and apply in linear time", "[expec
   Expectations ex = parse_expectations(text, "x.jsonc");
   std::vector<std::string> ids;
   for (int i = 0; i < 1000; ++i) ids.push_back(str("s/y", i));
-  const std::vector<std::string> unmatched = unmatched_expectation_warnings(ex, ids);
+  const std::vector<std::string> unmatched = unmatched_expectation_warnings(ex, ids, {});
   std::vector<Result> results;
   for (const auto& id : ids) results.push_back(result(id, Status::failed));
   results.push_back(result("s/x", Status::failed));
@@ -202,4 +205,104 @@ TEST_CASE("the first entry that applies wins, exact ids and globs alike", "[expe
   CHECK(find_expectation(ex, "stub/x", env_with("580", 12040))->reason == "b");
   CHECK(find_expectation(ex, "stub/y", env_with("580", 12040))->reason == "c");
   CHECK(find_expectation(ex, "other/y", env_with("580", 12040)) == nullptr);
+}
+
+namespace {
+Environment env_with_layer(const std::string& package, const std::string& version) {
+  Environment env = env_with("580.159.04", 13000);
+  env.adapters.push_back({"cuda_bindings_runtime", "x.so", "", {{"python", "3.12.3"}, {package, version}}});
+  return env;
+}
+const char* kLayerEntry =
+    "{\"id\": \"replay/*forward=cuda_bindings_*\", \"layers\": {\"cuda-bindings\": \">=13.0,<13.5\"},"
+    " \"expect\": [\"error\"], \"reason\": \"#790\", \"link\": \"l\"}";
+}  // namespace
+
+TEST_CASE("an entry keyed on a layer's version applies only where a loaded layer reports it in range", "[expectations]") {
+  Expectations ex = parse_expectations(std::string(kHeader) + kLayerEntry + "]}", "x.jsonc");
+  const std::string id = "replay/api=runtime/forward=cuda_bindings_runtime/build=capture_global/replays=2/sync=each";
+  CHECK(find_expectation(ex, id, env_with_layer("cuda-bindings", "13.3.1")) != nullptr);
+  CHECK(find_expectation(ex, id, env_with_layer("cuda-bindings", "13.4.4")) != nullptr);
+  CHECK(find_expectation(ex, id, env_with_layer("cuda-bindings", "13.5.0")) == nullptr);   // fixed
+  CHECK(find_expectation(ex, id, env_with_layer("cuda-bindings", "12.9.10")) == nullptr);  // below the range
+  CHECK(find_expectation(ex, id, env_with_layer("cuda-python", "13.3.1")) == nullptr);     // another package
+  CHECK(find_expectation(ex, id, env_with("580.159.04", 13000)) == nullptr);               // no layer loaded
+  // With driver and runtime: all must hold.
+  Expectations both = parse_expectations(
+      std::string(kHeader) +
+          "{\"id\": \"replay/*\", \"runtime\": {\"min\": \"13.0\"}, \"layers\": {\"cuda-bindings\": \"<13.5\"},"
+          " \"expect\": [\"error\"], \"reason\": \"r\", \"link\": \"l\"}]}",
+      "x.jsonc");
+  Environment old_runtime = env_with_layer("cuda-bindings", "13.3.1");
+  old_runtime.runtime_version = 12040;
+  CHECK(find_expectation(both, id, env_with_layer("cuda-bindings", "13.3.1")) != nullptr);
+  CHECK(find_expectation(both, id, old_runtime) == nullptr);
+  // Two entries for two layer versions are no duplicates.
+  Expectations two = parse_expectations(
+      std::string(kHeader) + kLayerEntry + ",\n" +
+          "{\"id\": \"replay/*forward=cuda_bindings_*\", \"layers\": {\"cuda-bindings\": \"==12.9.*\"},"
+          " \"expect\": [\"error\"], \"reason\": \"#790\", \"link\": \"l\"}]}",
+      "x.jsonc");
+  CHECK(two.warnings.empty());
+  CHECK(find_expectation(two, id, env_with_layer("cuda-bindings", "12.9.10")) == &two.entries[1]);
+}
+
+TEST_CASE("a malformed layer range or an unknown layer package is refused with one line", "[expectations]") {
+  auto entry = [](const std::string& layers) {
+    return std::string(kHeader) + "{\"id\": \"x\", \"layers\": " + layers +
+           ", \"expect\": [\"error\"], \"reason\": \"r\", \"link\": \"l\"}]}";
+  };
+  CHECK(contains(refusal(entry("{\"cuda-bindings\": \"13.0\"}")), "x.jsonc:3:"));
+  CHECK(contains(refusal(entry("{\"cuda-bindings\": \"13.0\"}")), "\"layers.cuda-bindings\": '13.0' starts with no operator"));
+  CHECK(contains(refusal(entry("{\"cuda-bindings\": \">=13.x\"}")), "'13.x' is no release version"));
+  CHECK(contains(refusal(entry("{\"cuda-bindings\": 13}")), "must be a version range"));
+  CHECK(contains(refusal(entry("{}")), "\"layers\" must be an object of package names"));
+  CHECK(contains(refusal(entry("[\"cuda-bindings\"]")), "\"layers\" must be an object of package names"));
+
+  Expectations typo = parse_expectations(entry("{\"cuda-binding\": \">=13.0\"}"), "x.jsonc");
+  try {
+    check_layer_packages(typo, {});
+    FAIL("an unknown package was accepted");
+  } catch (const UsageError& e) {
+    CHECK(std::string(e.what()) ==
+          "x.jsonc:3: unknown layer package \"cuda-binding\"; did you mean \"cuda-bindings\"? (known: the packages "
+          "hostcb's layers report, and those of the layers loaded)");
+  }
+  // A package a loaded layer reports is known, shipped or not.
+  Expectations own = parse_expectations(entry("{\"mylayer\": \">=1.0\"}"), "x.jsonc");
+  CHECK_THROWS_AS(check_layer_packages(own, {}), UsageError);
+  CHECK_NOTHROW(check_layer_packages(own, env_with_layer("mylayer", "1.2")));
+  CHECK_NOTHROW(check_layer_packages(parse_expectations(entry("{\"numba-cuda-mlir\": \">=0.6\"}"), "x.jsonc"), {}));
+}
+
+TEST_CASE("an entry for a layer not loaded is not warned about when it matches nothing", "[expectations]") {
+  Expectations ex = parse_expectations(std::string(kHeader) + kLayerEntry + "]}", "x.jsonc");
+  CHECK(unmatched_expectation_warnings(ex, {"stub/behave=pass/copy=1"}, {}).empty());
+  CHECK(unmatched_expectation_warnings(ex, {"stub/behave=pass/copy=1"}, env_with_layer("cuda-bindings", "13.3.1")).size() == 1);
+}
+
+TEST_CASE("every package a shipped layer module reports is a known layer package", "[expectations]") {
+  // The names in each module's package_versions(...) or _DISTRIBUTIONS = (...), read from its source.
+  const std::string folder = std::string(HOSTCB_SOURCE_DIR) + "/harness/adapters/python/hostcb_layers/";
+  std::size_t names = 0;
+  for (const char* module : {"cuda_bindings_runtime", "cuda_bindings_driver", "cuda_core_graph_builder", "cupy_add_callback",
+                             "cupy_external_stream", "cupy_runtime", "numba_add_callback", "numba_cuda_mlir_add_callback"}) {
+    std::ifstream in(folder + module + ".py");
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string source = text.str();
+    for (const char* opener : {"package_versions(", "_DISTRIBUTIONS = ("}) {
+      std::size_t at = source.find(opener);
+      if (at == std::string::npos) continue;
+      const std::string call = source.substr(at, source.find(')', at) - at);
+      for (std::size_t q = call.find('"'); q != std::string::npos; q = call.find('"', call.find('"', q + 1) + 1)) {
+        const std::string name = call.substr(q + 1, call.find('"', q + 1) - q - 1);
+        INFO(module << " reports " << name);
+        CHECK(std::find(kKnownLayerPackages.begin(), kKnownLayerPackages.end(), name) != kKnownLayerPackages.end());
+        ++names;
+      }
+    }
+  }
+  CHECK(names >= 10);
 }

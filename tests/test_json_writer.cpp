@@ -64,3 +64,22 @@ TEST_CASE("each adapter's versions go into the JSON as an object and into the JU
   CHECK(junit_xml(report).find(R"(<property name="adapter.cuda_bindings_runtime.version.cuda-bindings" value="13.3.1")") !=
         std::string::npos);
 }
+
+TEST_CASE("the JSON summary counts, per loaded layer, only the results that went through it", "[json]") {
+  RunReport report = sample_report();
+  CHECK(nlohmann::json::parse(results_json(report))["summary"]["layers"] == nlohmann::json::object());
+  report.environment.adapters = {{"mine", "/x/libmine.so", "mine 1.0", {{"mine", "1.0"}}},
+                                 {"unreached", "/x/libunreached.so", "", {}}};
+  Result through = report.results[0];
+  through.params.add("forward", "mine");
+  Result elsewhere = report.results[1];
+  elsewhere.params.add("forward", "direct");
+  report.results = {through, elsewhere, through};
+  report.results[2].status = Status::error;
+  auto layers = nlohmann::json::parse(results_json(report))["summary"]["layers"];
+  CHECK(layers["mine"]["total"] == 2);
+  CHECK(layers["mine"]["passed"] == 1);
+  CHECK(layers["mine"]["error"] == 1);
+  CHECK(layers["unreached"]["total"] == 0);  // selected and never reached: said, not left out
+  CHECK(layers.size() == 2);
+}

@@ -11,6 +11,7 @@
 #include "model/errors.hpp"
 #include "model/filter.hpp"
 #include "model/json_input.hpp"
+#include "model/suggest.hpp"
 #include "reports/input_file.hpp"
 
 namespace hostcb {
@@ -127,12 +128,31 @@ std::optional<VersionRange> read_range(const Json& entry, const char* key, const
   return range;
 }
 
+std::vector<std::pair<std::string, VersionSpecifier>> read_layers(const Json& entry, const std::string& path,
+                                                                   const SourceMap& map, std::size_t index) {
+  std::vector<std::pair<std::string, VersionSpecifier>> layers;
+  if (!entry.contains("layers")) return layers;
+  const auto& j = entry.at("layers");
+  if (!j.is_object() || j.empty())
+    fail_at(path, map.where(index, "layers"), "\"layers\" must be an object of package names and version ranges");
+  for (const auto& [package, range] : j.items()) {
+    if (!range.is_string())
+      fail_at(path, map.where(index, "layers"), str("\"layers.", package, "\" must be a version range like \">=13.0,<13.5\""));
+    try {
+      layers.emplace_back(package, VersionSpecifier::parse(range.get<std::string>()));
+    } catch (const std::invalid_argument& e) {
+      fail_at(path, map.where(index, "layers"), str("\"layers.", package, "\": ", e.what()));
+    }
+  }
+  return layers;
+}
+
 Expectation read_entry(const Json& entry, const std::string& path, const SourceMap& map, std::size_t index) {
-  static const std::set<std::string> known = {"id", "driver", "runtime", "expect", "reason", "link"};
+  static const std::set<std::string> known = {"id", "driver", "runtime", "layers", "expect", "reason", "link"};
   if (!entry.is_object()) fail_at(path, map.where(index), "each expectation must be an object");
   for (const auto& [key, value] : entry.items())
     if (!known.count(key))
-      fail_at(path, map.where(index, key), str("unknown key \"", key, "\" (known: id, driver, runtime, expect, reason, link)"));
+      fail_at(path, map.where(index, key), str("unknown key \"", key, "\" (known: id, driver, runtime, layers, expect, reason, link)"));
   Expectation e;
   e.line = map.line_of(index);
   for (const char* key : {"id", "reason", "link"}) {
@@ -144,6 +164,7 @@ Expectation read_entry(const Json& entry, const std::string& path, const SourceM
   e.link = entry.at("link").get<std::string>();
   e.driver = read_range(entry, "driver", path, map, index);
   e.runtime = read_range(entry, "runtime", path, map, index);
+  e.layers = read_layers(entry, path, map, index);
   static const Json none;
   const Json& expect = entry.contains("expect") ? entry.at("expect") : none;
   if (!expect.is_array() || expect.empty())
@@ -166,8 +187,11 @@ std::vector<std::string> duplicate_warnings(const Expectations& expectations) {
   std::vector<std::string> warnings;
   std::map<std::string, const Expectation*> first_with;
   for (const auto& e : expectations.entries) {
+    std::string layers;  // entries for other layer versions are no duplicates
+    for (const auto& [package, range] : e.layers) layers += package + "=" + range.text() + ";";
     // The id last: it may hold any character, the ranges only digits and dots.
-    auto [it, fresh] = first_with.emplace(range_key(e.driver) + " " + range_key(e.runtime) + " " + e.id_pattern, &e);
+    auto [it, fresh] =
+        first_with.emplace(range_key(e.driver) + " " + range_key(e.runtime) + " " + layers + " " + e.id_pattern, &e);
     if (!fresh)
       warnings.push_back(str(expectations.path, ":", e.line, ": warning: the same id and versions as the entry at line ",
                              it->second->line, ": this one never applies"));
@@ -193,7 +217,43 @@ void index_entries(Expectations& expectations) {
   }
 }
 
+// The version of `package` that a loaded layer reports, in load order; nullptr when none does.
+const std::string* reported_version(const Environment& env, const std::string& package) {
+  for (const auto& adapter : env.adapters)
+    for (const auto& [name, version] : adapter.versions)
+      if (name == package) return &version;
+  return nullptr;
+}
+
+bool layers_hold(const Expectation& e, const Environment& env) {
+  for (const auto& [package, range] : e.layers) {
+    const std::string* version = reported_version(env, package);
+    if (!version || !range.contains(*version)) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+// What harness/adapters/python/hostcb_layers/*.py report, and the CCCL plugins' "cccl";
+// tests/test_expectations.cpp fails when a module reports a name not listed here.
+const std::vector<std::string> kKnownLayerPackages = {
+    "cccl",         "cuda-bindings", "cuda-core", "cuda-python",     "cupy",
+    "cupy-cuda12x", "cupy-cuda13x",  "numba",     "numba-cuda",      "numba-cuda-mlir", "python"};
+
+void check_layer_packages(const Expectations& expectations, const Environment& env) {
+  std::vector<std::string> known = kKnownLayerPackages;
+  for (const auto& adapter : env.adapters)
+    for (const auto& [name, version] : adapter.versions) known.push_back(name);
+  for (const auto& e : expectations.entries)
+    for (const auto& [package, range] : e.layers) {
+      if (std::find(known.begin(), known.end(), package) != known.end()) continue;
+      std::string hint = closest_match(package, known);
+      throw UsageError(str(expectations.path, ":", e.line, ": unknown layer package \"", package, "\"",
+                           hint.empty() ? "" : str("; did you mean \"", hint, "\"?"),
+                           " (known: the packages hostcb's layers report, and those of the layers loaded)"));
+    }
+}
 
 int compare_version_prefix(const std::string& version, const std::string& bound) {
   std::vector<long> v = version_numbers(version), b = version_numbers(bound);
@@ -248,7 +308,8 @@ Expectations load_expectations(const std::string& path) {
 }
 
 std::vector<std::string> unmatched_expectation_warnings(const Expectations& expectations,
-                                                        const std::vector<std::string>& planned_ids) {
+                                                        const std::vector<std::string>& planned_ids,
+                                                        const Environment& env) {
   const std::unordered_set<std::string> ids(planned_ids.begin(), planned_ids.end());
   std::vector<bool> matched(expectations.entries.size(), false);
   for (const auto& [id, entries] : expectations.exact_ids)
@@ -260,7 +321,7 @@ std::vector<std::string> unmatched_expectation_warnings(const Expectations& expe
   std::vector<std::string> warnings;
   for (std::size_t i = 0; i < expectations.entries.size(); ++i) {
     const Expectation& e = expectations.entries[i];
-    if (!matched[i])
+    if (!matched[i] && layers_hold(e, env))
       warnings.push_back(str(expectations.path, ":", e.line, ": warning: \"", e.id_pattern,
                              "\" matches no planned scenario"));
   }
@@ -276,6 +337,7 @@ const Expectation* find_expectation(const Expectations& expectations, const std:
       const Expectation& e = expectations.entries[i];
       if (e.driver && !e.driver->contains(env.driver)) continue;
       if (e.runtime && !e.runtime->contains(runtime)) continue;
+      if (!layers_hold(e, env)) continue;
       first = i;
       return;
     }

@@ -10,12 +10,16 @@
 //       { "id": "replay/*forward=cuda_bindings_*/replays=5/*",
 //         "driver": { "min": "525", "max": "580" },   // the driver's version string; optional
 //         "runtime": { "min": "12.0" },                // the CUDA runtime; optional
+//         "layers": { "cuda-bindings": ">=13.0,<13.5" }, // what the loaded layers drive; optional
 //         "expect": ["error"],                         // failed and/or error
 //         "reason": "cuda-bindings 13.3.1 frees its trampoline record after one call",
 //         "link": "https://..." } ] }
 // Bounds are inclusive and compare only as many numbers as they give: "580" holds every
 // 580.x.y. An entry with a driver range never applies when the driver's version string is
-// unknown. The first entry that applies to a scenario is the one used.
+// unknown. A "layers" range (model/version_specifier.hpp: Python's packaging specifiers)
+// holds when a loaded layer (--adapter) reports that package in its versions with a version
+// in the range; with no layer reporting it the entry never applies. The first entry that
+// applies to a scenario is the one used.
 //
 // After the run: a result that is one of the expected ones becomes xfail; a pass becomes
 // xpass (a failure of the run: the entry can be retired); any other result stays as it was.
@@ -28,6 +32,7 @@
 
 #include "model/environment.hpp"
 #include "model/result.hpp"
+#include "model/version_specifier.hpp"
 
 namespace hostcb {
 
@@ -39,6 +44,7 @@ struct VersionRange {
 struct Expectation {
   std::string id_pattern;
   std::optional<VersionRange> driver, runtime;
+  std::vector<std::pair<std::string, VersionSpecifier>> layers;  // package -> range, all must hold
   std::vector<Status> expect;  // failed and/or error
   std::string reason;
   std::string link;
@@ -63,9 +69,19 @@ Expectations load_expectations(const std::string& path);
 Expectations parse_expectations(const std::string& text, const std::string& path);
 
 // One warning line per entry whose glob matches none of `planned_ids` ("PATH:LINE:
-// warning: ..."): a typo, or a scenario that no longer exists.
+// warning: ..."): a typo, or a scenario that no longer exists. Entries whose layers no
+// loaded layer reports are not looked at: a shipped file names every layer, a run loads few.
 std::vector<std::string> unmatched_expectation_warnings(const Expectations& expectations,
-                                                        const std::vector<std::string>& planned_ids);
+                                                        const std::vector<std::string>& planned_ids,
+                                                        const Environment& env);
+
+// Throws UsageError "PATH:LINE: unknown layer package ..." for a "layers" key that is neither
+// a package a shipped layer reports (kKnownLayerPackages) nor one a loaded layer reports.
+void check_layer_packages(const Expectations& expectations, const Environment& env);
+
+// The packages hostcb's own layer modules and plugins report (tests/test_expectations.cpp
+// keeps it true to harness/adapters): an expectations file may name these without loading them.
+extern const std::vector<std::string> kKnownLayerPackages;
 
 // The first entry that applies to this scenario in this environment, or nullptr.
 const Expectation* find_expectation(const Expectations& expectations, const std::string& id, const Environment& env);

@@ -16,14 +16,15 @@
 
 namespace hostcb {
 
-// Exit-code lines for each subcommand's --help.
+// How --filter and --axis select, for list's and run's --help.
 inline constexpr const char* kFilterHelp =
     R"(Filters (gtest style): --filter 'POS[:POS...][-NEG[:NEG...]]' selects scenario ids matching any POS
 glob and no NEG glob ('*' any run, '?' one character); a bare family name means every scenario of
 it. Each pattern must match something. Examples:
   hostcb run --filter replay
   hostcb run --filter 'replay/*:stream_callback/*-*replays=100*'
-Axis overrides replace an axis's values wherever it exists: --axis replays=1,7)";
+Axis overrides replace an axis's values wherever it exists: --axis replays=1,7; --axis forward=X
+also leaves out the families without a forward axis (only what goes through layer X runs).)";
 
 struct SelectionOptions {
   std::string filter = "*";

@@ -7,6 +7,7 @@
 #include "matrix/html_writer.hpp"
 #include "matrix/markdown_writer.hpp"
 #include "matrix/matrix.hpp"
+#include "matrix/summary_writer.hpp"
 
 namespace hostcb {
 
@@ -24,6 +25,9 @@ class ReportCommand final : public Command {
     add_report_option(report, markdown_, "--markdown", "write the Markdown matrix here");
     add_report_option(report, html_, "--html", "write a self-contained HTML page here");
     add_report_option(report, json_, "--json", "write the matrix as JSON here (tomorrow's --previous)");
+    add_report_option(report, summary_, "--summary",
+                      "write a short Markdown summary here (verdict, counts per environment and layer, what differs, "
+                      "the first failures; under 60 KB) for a pull-request comment or a CI step summary");
     report->footer("With no output named, the Markdown goes to stdout.\n"
                    "Exit codes: 0 merged, 1 a report could not be written, 2 usage error (a file that is not a results file).");
     return report;
@@ -33,7 +37,7 @@ class ReportCommand final : public Command {
     std::vector<ReportTarget> inputs;  // an output must not replace what it is made from
     for (const auto& path : results_) inputs.push_back({path, "results file"});
     if (!previous_.empty()) inputs.push_back({previous_, "previous matrix"});
-    check_report_options({&markdown_, &html_, &json_}, inputs);
+    check_report_options({&markdown_, &html_, &json_, &summary_}, inputs);
     MatrixReport report;
     report.generated_utc = utc_now();
     for (const auto& path : results_) add_results_file(report.matrix, path);
@@ -46,11 +50,12 @@ class ReportCommand final : public Command {
     if (markdown_.given()) outputs.push_back({{markdown_.path, markdown_.what}, [&] { return matrix_markdown(report); }});
     if (html_.given()) outputs.push_back({{html_.path, html_.what}, [&] { return matrix_html(report); }});
     if (json_.given()) outputs.push_back({{json_.path, json_.what}, [&] { return matrix_json(report.matrix); }});
+    if (summary_.given()) outputs.push_back({{summary_.path, summary_.what}, [&] { return matrix_summary(report); }});
     ReportsWritten done = write_reports(outputs);  // every one is attempted
     for (const auto& problem : done.failed) std::cerr << "hostcb: " << problem << "\n";
     if (outputs.empty()) std::cout << matrix_markdown(report);
-    std::cerr << "hostcb report: " << report.matrix.scenarios.size() << " scenarios, " << report.matrix.columns.size()
-              << " environments, " << report.matrix.differing().size() << " differing across them";
+    std::cerr << "hostcb report: " << scale_text(report.matrix.scenarios.size(), report.matrix.columns.size()) << ", "
+              << report.matrix.differing().size() << " differing across them";
     if (report.has_previous) std::cerr << ", " << report.changes.size() << " changed since the previous matrix";
     std::cerr << "\n";
     return done.ok() ? kExitPassed : kExitFailed;
@@ -59,7 +64,8 @@ class ReportCommand final : public Command {
  private:
   std::vector<std::string> results_;
   std::string previous_;
-  ReportOption markdown_{"", nullptr, "Markdown report"}, html_{"", nullptr, "HTML report"}, json_{"", nullptr, "matrix JSON"};
+  ReportOption markdown_{"", nullptr, "Markdown report"}, html_{"", nullptr, "HTML report"}, json_{"", nullptr, "matrix JSON"},
+      summary_{"", nullptr, "summary"};
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "app/options.hpp"
 #include "app/run_session.hpp"
 #include "app/verdict.hpp"
+#include "cuda/adapter_loader.hpp"
 #include "model/errors.hpp"
 #include "reports/console_reporter.hpp"
 #include "reports/json_writer.hpp"
@@ -107,10 +108,13 @@ class RunCommand final : public Command {
   std::optional<Expectations> load_run_expectations(const std::vector<Scenario>& selected) const {
     if (!expectations_option_->count()) return std::nullopt;
     Expectations expectations = load_expectations(expectations_path_);
+    Environment layers;  // the loaded layers: what an entry's "layers" is checked against
+    layers.adapters = loaded_adapters();
+    check_layer_packages(expectations, layers);
     std::vector<std::string> ids;
     for (const auto& s : selected) ids.push_back(s.id);
     for (const auto& warning : expectations.warnings) std::cerr << warning << "\n";
-    for (const auto& warning : unmatched_expectation_warnings(expectations, ids)) std::cerr << warning << "\n";
+    for (const auto& warning : unmatched_expectation_warnings(expectations, ids, layers)) std::cerr << warning << "\n";
     return expectations;
   }
 

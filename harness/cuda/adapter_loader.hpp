@@ -37,8 +37,8 @@ struct AdapterCheckLimits {
 // Loads `spec` (PATH[@OPTIONS], or a ready name LAYER:ENTRY[@OPTIONS]: adapter_names.hpp), checks it, runs its init and registers it as a forwarding layer. Throws
 // UsageError with a one-line reason: an empty path, file not loadable, symbol missing,
 // another ABI version, a struct too small, a bad or taken name (checked before init), no
-// launch_host_func, init refused, init crashed or hung (in the child). Call before the
-// families are registered.
+// operation at all (launch_host_func, add_host_node or add_stream_callback), init refused,
+// init crashed or hung (in the child). Call before the families are registered.
 AdapterInfo load_adapter(const std::string& spec, AdapterCheck check = AdapterCheck::in_child_first,
                          const AdapterCheckLimits& limits = {});
 

@@ -26,6 +26,7 @@ struct Axis {
   std::int64_t min = 1;             // count axes only
   std::int64_t max = 1'000'000;     // count axes only
   std::string left_out;             // the value ids do not spell (empty: they spell every value)
+  bool selects = false;             // an override of it selects the families that have it
 
   static Axis choice(std::string name, std::vector<std::string> values);
   static Axis count(std::string name, std::vector<std::int64_t> values,
@@ -39,6 +40,14 @@ struct Axis {
     return *this;
   }
   bool spelled(const std::string& value) const { return left_out.empty() || value != left_out; }
+
+  // `--axis NAME=...` picks what to test (forward: a layer), so a family without this axis
+  // is left out of the plan: it would not go through what was picked. An override of any
+  // other axis only reshapes the families that have it (docs/cli.md, "Axis overrides").
+  Axis& selecting() {
+    selects = true;
+    return *this;
+  }
 
   // Throws UsageError when `value` is not acceptable for this axis.
   void check_value(const std::string& value) const;

@@ -38,6 +38,21 @@ static std::vector<Axis> overridden_axes(const Family& family, const std::vector
   return axes;
 }
 
+// True when an override names a selecting axis (Axis::selecting) that the family lacks:
+// the family is then left out of the plan.
+static bool left_out_by_overrides(const Family& family, const std::vector<Family>& families,
+                                  const std::vector<AxisOverride>& overrides) {
+  for (const auto& override_ : overrides) {
+    bool selecting = false, has_it = false;
+    for (const auto& other : families)
+      for (const auto& axis : other.axes)
+        if (axis.name == override_.axis) selecting = selecting || axis.selects;
+    for (const auto& axis : family.axes) has_it = has_it || axis.name == override_.axis;
+    if (selecting && !has_it) return true;
+  }
+  return false;
+}
+
 static void check_overrides(const std::vector<Family>& families, const std::vector<AxisOverride>& overrides) {
   for (std::size_t i = 0; i < overrides.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
@@ -94,7 +109,11 @@ std::vector<Scenario> Registry::plan(const Selection& selection) const {
     if (selection.interrupted && selection.interrupted()) throw PlanningInterrupted("interrupted while planning");
   };
   std::vector<std::vector<Axis>> axes;
-  for (const auto& family : families_) axes.push_back(overridden_axes(family, selection.overrides));
+  for (const auto& family : families_)
+    if (left_out_by_overrides(family, families_, selection.overrides))
+      axes.push_back({Axis::choice("none", {})});  // one axis without values: no combination
+    else
+      axes.push_back(overridden_axes(family, selection.overrides));
 
   // Every pattern must match something, negative ones included: counted, never expanded.
   const GlobSet none({});

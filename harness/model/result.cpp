@@ -56,6 +56,17 @@ std::vector<std::pair<std::string, std::size_t>> skip_reasons(const std::vector<
   return {reasons.begin(), reasons.end()};
 }
 
+std::vector<std::pair<std::string, Counts>> counts_per_layer(const RunReport& report) {
+  std::vector<std::pair<std::string, Counts>> layers;
+  for (const auto& adapter : report.environment.adapters) {
+    Counts counts;
+    for (const auto& r : report.results)
+      if (r.params.has("forward") && r.params.get("forward") == adapter.name) counts.add(r.status);
+    layers.emplace_back(adapter.name, counts);
+  }
+  return layers;
+}
+
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 std::string describe_failure(const Failure& failure) {

@@ -55,6 +55,10 @@ struct RunReport {
 // The skipped results' reasons, each by its first line, with how many: sorted by reason.
 std::vector<std::pair<std::string, std::size_t>> skip_reasons(const std::vector<Result>& results);
 
+// What each loaded layer (Environment::adapters) ran: the results whose forward axis is that
+// layer's name, counted, in the adapters' order. A layer selected and never reached counts 0.
+std::vector<std::pair<std::string, Counts>> counts_per_layer(const RunReport& report);
+
 // Text up to its first newline (report headlines: JUnit message attributes, tables).
 std::string first_line(const std::string& text);
 // One failure as reports show it: "[launch 2] [callback#3] file:line: message".

@@ -1,6 +1,6 @@
 // Runs one scenario in this process and judges it: passed, failed, error or skipped.
 // Free of I/O: a worker runs scenarios through it and streams the results back, and
-// --isolate none calls it directly (execution.cpp).
+// --isolate none calls it directly (the run session, harness/app/run_session.cpp).
 #pragma once
 #include <vector>
 

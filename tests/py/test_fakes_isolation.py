@@ -17,7 +17,7 @@ HOOK = '''import sys
 class RealPackageHook:
     """What a real package's .pth may install: a finder that claims the faked names."""
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("cupy", "numba", "cuda"):
+        if name.split(".")[0] in ("cupy", "numba", "numba_cuda_mlir", "cuda"):
             raise ImportError("a real package's import hook saw " + name)
         return None
 

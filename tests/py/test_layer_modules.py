@@ -63,7 +63,7 @@ def real_modules_loaded():
         path = getattr(module, "__file__", None)
         return bool(path) and os.path.abspath(path).startswith(FAKES + os.sep)
     return sorted(name for name, module in list(sys.modules.items())
-                  if name.split(".")[0] in ("cupy", "numba", "cuda") and module is not None and not from_fakes(module))
+                  if name.split(".")[0] in ("cupy", "numba", "numba_cuda_mlir", "cuda") and module is not None and not from_fakes(module))
 
 
 class ModuleCase(unittest.TestCase):
@@ -175,11 +175,12 @@ class CupyRuntime(ModuleCase):
 
 class NumbaAddCallback(ModuleCase):
     module_name = "numba_add_callback"
+    api_prefix = ""  # the fake's log names: numba's unprefixed, numba_cuda_mlir's prefixed
 
     def test_add_stream_callback(self):
         self.assertEqual(self.m.add_stream_callback(STREAM, self.c.stream_callback, USER_DATA), 0)
-        self.assertEqual(take("external_stream"), (STREAM,))
-        stream, callback, arg = take("Stream.add_callback")
+        self.assertEqual(take(self.api_prefix + "external_stream"), (STREAM,))
+        stream, callback, arg = take(self.api_prefix + "Stream.add_callback")
         self.assertEqual(arg, USER_DATA)
         callback(stream, 3, arg)  # numba-cuda calls callback(stream, status, arg)
         self.assertEqual(self.c.stream_calls, [(STREAM, 3, USER_DATA)])
@@ -193,6 +194,12 @@ class NumbaAddCallback(ModuleCase):
 
     def test_metadata(self):
         self.assert_metadata()
+
+
+class NumbaCudaMlirAddCallback(NumbaAddCallback):
+    """numba-cuda-mlir shares numba-cuda's stream code; its handles are cuda.bindings CUstreams."""
+    module_name = "numba_cuda_mlir_add_callback"
+    api_prefix = "numba_cuda_mlir."
 
 
 class CudaCoreGraphBuilder(ModuleCase):
