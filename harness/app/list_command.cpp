@@ -5,11 +5,14 @@
 #include "app/cli.hpp"
 #include "app/command.hpp"
 #include "app/options.hpp"
+#include "exec/supervisor.hpp"
 #include "model/errors.hpp"
 
 namespace hostcb {
 
 namespace {
+
+constexpr const char* kRunsAloneNote = "runs alone: a fresh process with nothing beside it, whatever -j says";
 
 // "needs runtime 12.4+, driver for CUDA 12.4+, 2 devices"; empty when nothing beyond a GPU.
 std::string describe_requirements(const Requirements& needs) {
@@ -64,6 +67,7 @@ class ListCommand final : public Command {
           std::cout << "\t(excluded: " << s.excluded_reason << ")";
         else if (std::string needs = describe_requirements(s.requirements); !needs.empty())
           std::cout << "\t(" << needs << ")";
+        if (s.excluded_reason.empty() && runs_alone(s)) std::cout << "\t(" << kRunsAloneNote << ")";
         std::cout << "\n";
       }
       std::cout.flush();
@@ -104,7 +108,8 @@ class ListCommand final : public Command {
                            {"min_runtime", s.requirements.min_runtime},
                            {"min_driver", s.requirements.min_driver},
                            {"min_devices", s.requirements.min_devices},
-                           {"timeout_s", s.timeout_s}});
+                           {"timeout_s", s.timeout_s},
+                           {"runs_alone", runs_alone(s)}});
     }
     nlohmann::ordered_json doc = {
         {"format", "hostcb-list"}, {"format_version", 1}, {"families", families}, {"scenarios", scenarios}};

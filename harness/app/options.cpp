@@ -1,8 +1,10 @@
 #include "app/options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <ctime>
+#include <thread>
 
 #include "cuda/adapter_loader.hpp"
 #include "cuda/environment_capture.hpp"
@@ -83,12 +85,43 @@ void add_execution_options(CLI::App* command, ExecutionCliOptions& options) {
       ->type_name("SECONDS")
       ->check(seconds_between(0.1, 86400))
       ->capture_default_str();
+  command
+      ->add_option("--jobs,-j", options.workers,
+                   str("workers side by side, each its own process and CUDA context; auto: one per core, at most ",
+                       kAutoWorkersPerDevice, " a device (scenarios that need the device to itself run alone)"))
+      ->type_name("N|auto")
+      ->check(CLI::Validator(
+          [](const std::string& value) -> std::string {
+            try {
+              worker_count(value, 1);
+              return "";
+            } catch (const UsageError& e) {
+              return e.what();
+            }
+          },
+          ""))
+      ->capture_default_str();
+  command->add_flag("--no-standby", options.no_standby,
+                    "start no worker ahead: a crash or timeout then waits for a cold start (to measure a standby's cost)");
+}
+
+unsigned worker_count(const std::string& text, std::size_t devices) {
+  if (text == "auto") {
+    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    return static_cast<unsigned>(std::min<std::size_t>(cores, kAutoWorkersPerDevice * std::max<std::size_t>(1, devices)));
+  }
+  unsigned value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 1 || value > kMaxWorkers)
+    throw UsageError(str("-j '", text, "' is neither a number of workers (1 to ", kMaxWorkers, ") nor 'auto'"));
+  return value;
 }
 
 ExecutionOptions execution_options(const ExecutionCliOptions& options, const std::vector<std::string>& adapters) {
   ExecutionOptions execution;
   execution.isolation = options.isolation;
   execution.timeout_s = options.timeout_s;
+  execution.standby = !options.no_standby;
   execution.worker_command = protocol::worker_command("/proc/self/exe", adapters);
   return execution;
 }

@@ -52,11 +52,18 @@ CLI::Option* add_enum_option(CLI::App* command, const std::string& name, E& valu
 struct ExecutionCliOptions {
   Isolation isolation = Isolation::worker;
   double timeout_s = kDefaultTimeoutSeconds;
+  std::string workers = "auto";  // -j: a count, or "auto"
+  bool no_standby = false;        // --no-standby: no worker started ahead (to measure what one costs)
 };
 void add_execution_options(CLI::App* command, ExecutionCliOptions& options);
 // A number of seconds from `low` to `high`; NaN, infinity and other words refused.
 CLI::Validator seconds_between(double low, double high);
 ExecutionOptions execution_options(const ExecutionCliOptions& options, const std::vector<std::string>& adapters);
+// -j's workers on `devices` devices: the count given, or for "auto" one per core, at most
+// kAutoWorkersPerDevice on each device (at least one).
+inline constexpr unsigned kAutoWorkersPerDevice = 8;
+inline constexpr unsigned kMaxWorkers = 256;
+unsigned worker_count(const std::string& text, std::size_t devices);
 
 void add_adapter_option(CLI::App* command, std::vector<std::string>& adapters);
 

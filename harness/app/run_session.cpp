@@ -17,6 +17,7 @@ RunSession::RunSession(const SessionOptions& options) {
   const bool all = options.device == kAllDevicesName;
   env_ = environment_for(all ? 0 : device_ordinal(options.device), options.command_line);
   devices_ = devices_for(options.device, env_);
+  execution_.workers = worker_count(options.execution.workers, devices_.size());
   if (all) env_.selected_device = kAllDevices;
   execution_.run_in_process = [this](const Scenario& s, int device) { return run_in_process(s, device); };
   execution_.stop_requested = [this] { return stop_.stopping(); };
@@ -62,12 +63,10 @@ void RunSession::start(Reporter& reporter, std::size_t planned) {
 bool RunSession::execute(const std::vector<Job>& jobs, const std::vector<Tag>& tags, Reporter& reporter) {
   execution_.stop_reason = stop_.reason();
   execution_.on_start = [&](std::size_t k) { reporter.on_start(*jobs[k].scenario, k); };
+  execution_.on_arrival = [&](const Result& finished, std::size_t k) { stop_.saw(stamped(finished, tags[k])); };
   bool ran = false;
   ExecutedPlan executed = execute_plan(jobs, env_, execution_, [&](const Result& finished, std::size_t k) {
-    Result r = finished;
-    if (tags[k].device >= 0) r.device = tags[k].device;
-    if (tags[k].pass > 0) r.iteration = tags[k].pass;
-    if (expectations_) apply_expectation(r, *expectations_, env_);  // before any reporter sees it
+    Result r = stamped(finished, tags[k]);
     if (!stop_.keep(r)) return;
     ran = ran || r.status != Status::skipped;
     // A --budget run reports past what it planned: the position only says how far it came.
@@ -76,8 +75,17 @@ bool RunSession::execute(const std::vector<Job>& jobs, const std::vector<Tag>& t
     outcome_.report.results.push_back(std::move(r));
   });
   execution_.on_start = nullptr;
+  execution_.on_arrival = nullptr;
   outcome_.report.orphans.add(executed.orphans);
   return ran;
+}
+
+Result RunSession::stamped(const Result& finished, const Tag& tag) const {
+  Result r = finished;
+  if (tag.device >= 0) r.device = tag.device;
+  if (tag.pass > 0) r.iteration = tag.pass;
+  if (expectations_) apply_expectation(r, *expectations_, env_);  // before any reporter sees it
+  return r;
 }
 
 SessionOutcome RunSession::finish(Reporter& reporter) {

@@ -81,6 +81,8 @@ class RunSession {
     int pass = 0;
   };
   void start(Reporter& reporter, std::size_t planned);
+  // A finished job's result as the reports see it: its tag stamped, expectations applied.
+  Result stamped(const Result& finished, const Tag& tag) const;
   // Runs `jobs`; true when any of them ran (was not skipped).
   bool execute(const std::vector<Job>& jobs, const std::vector<Tag>& tags, Reporter& reporter);
   SessionOutcome finish(Reporter& reporter);

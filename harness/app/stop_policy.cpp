@@ -17,13 +17,17 @@ std::string StopPolicy::reason() const {
          " stopped the run at the first failure";
 }
 
+void StopPolicy::saw(const Result& result) {
+  if (is_bad(result.status)) stopped_ = true;
+}
+
 bool StopPolicy::keep(const Result& result) {
   if (deadline_ && result.cause == SkipCause::not_reached) return false;  // the budget ran out first
-  if (!stopped_ && is_bad(result.status)) {
+  if (!failed_in_order_ && is_bad(result.status)) {
     failed_pass_ = result.iteration;
-    stopped_ = true;
+    failed_in_order_ = true;
   }
-  return !(rule_ == Rule::until_fail && stopped_ && result.iteration > failed_pass_);  // a pass that never began
+  return !(rule_ == Rule::until_fail && failed_in_order_ && result.iteration > failed_pass_);  // a pass that never began
 }
 
 }  // namespace hostcb

@@ -1,7 +1,9 @@
 // When a run stops before its plan is done, decided in one place: --fail-fast and
 // --until-fail stop at the first bad result (failed, error, xpass), --budget when its time
 // is spent. The supervisor asks `stopping()` before each scenario (from any thread); the
-// session shows it each result in plan order (`keep`), after expectations.
+// session shows it each result as it arrives (`saw`: workers side by side finish out of
+// order, and the first bad one stops the others at once) and again in plan order
+// (`keep`), after expectations both times.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -29,6 +31,8 @@ class StopPolicy {
   bool stopped_by_result() const { return stopped_; }
   // The reason a scenario the stop kept from running is skipped with.
   std::string reason() const;
+  // Sees a result as soon as it is known, in any order, one at a time.
+  void saw(const Result& result);
   // Sees a result, in plan order: false when it is left out of the reports.
   bool keep(const Result& result);
 
@@ -36,7 +40,8 @@ class StopPolicy {
   Rule rule_ = Rule::never;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
   std::atomic<bool> stopped_{false};
-  int failed_pass_ = 0;  // the pass (Result::iteration) of the first bad result
+  bool failed_in_order_ = false;
+  int failed_pass_ = 0;  // the pass (Result::iteration) of the first bad result in plan order
 };
 
 }  // namespace hostcb
