@@ -14,17 +14,35 @@
 namespace hostcb {
 
 void add_selection_options(CLI::App* command, SelectionOptions& options) {
-  command->add_option("--filter,-f", options.filter, "ids to select: 'POS[:POS][-NEG[:NEG]]' globs, or a family name")
+  command
+      ->add_option("--filter,-f", options.filters,
+                   "ids to select: 'POS[:POS][-NEG[:NEG]]' globs, or a family name (repeatable: joined)")
       ->type_name("PATTERNS")
-      ->capture_default_str();
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->default_str("*");
   command->add_option("--axis,-a", options.axes, "replace an axis's values: name=v1,v2 (once per axis)")
       ->type_name("NAME=VALUES");
   command->add_flag("--controls", options.controls, "include known-bad controls (they are meant to fail)");
 }
 
+std::string joined_filter(const std::vector<std::string>& filters) {
+  if (filters.empty()) return "*";
+  if (filters.size() == 1) return filters.front();
+  std::string positive, negative;
+  for (const std::string& filter : filters) {
+    const std::size_t dash = filter.find('-');
+    const std::string pos = filter.substr(0, dash), neg = dash == std::string::npos ? "" : filter.substr(dash + 1);
+    positive += (positive.empty() ? "" : ":") + (pos.empty() && !filter.empty() ? std::string("*") : pos);
+    if (!neg.empty() || dash != std::string::npos) negative += (negative.empty() ? "" : ":") + neg;
+  }
+  return negative.empty() ? positive : positive + "-" + negative;
+}
+
 std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions& options) {
   Selection selection;
-  selection.filter = options.filter;
+  selection.filter = joined_filter(options.filters);
+  selection.allow_empty = options.allow_empty;
   selection.include_controls = options.controls;
   for (const auto& text : options.axes) selection.overrides.push_back(parse_axis_override(text));
   return registry.plan(selection);

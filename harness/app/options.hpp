@@ -19,16 +19,21 @@ namespace hostcb {
 inline constexpr const char* kFilterHelp =
     R"(Filters (gtest style): --filter 'POS[:POS...][-NEG[:NEG...]]' selects scenario ids matching any POS
 glob and no NEG glob ('*' any run, '?' one character); a bare family name means every scenario of
-it. Each pattern must match something. Examples:
+it. Each pattern must match something (run --allow-empty: need not). --filter may be repeated: the
+positive patterns are joined with ':', and so are the negative ones. Examples:
   hostcb run --filter replay
   hostcb run --filter 'replay/*:stream_callback/*-*replays=100*'
 Axis overrides replace an axis's values wherever it exists: --axis replays=1,7)";
 
 struct SelectionOptions {
-  std::string filter = "*";
+  std::vector<std::string> filters;  // --filter, each given: joined_filter() makes one of them
   std::vector<std::string> axes;
   bool controls = false;
+  bool allow_empty = false;  // run --allow-empty: patterns may match nothing, the plan may be empty
 };
+// One filter of several --filter: "a-x" and "b-y" are "a:b-x:y" (a missing positive part
+// is '*'); one is itself; none is "*".
+std::string joined_filter(const std::vector<std::string>& filters);
 void add_selection_options(CLI::App* command, SelectionOptions& options);
 std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions& options);
 

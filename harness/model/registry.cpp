@@ -100,6 +100,7 @@ std::vector<Scenario> Registry::plan(const Selection& selection) const {
       if (wanted && filter.matches(scenario.id)) planned.push_back(std::move(scenario));
     }
   }
+  if (selection.allow_empty) return planned;
   for (std::size_t p = 0; p < filter.positive().size(); ++p) {
     if (pattern_used[p]) continue;
     const std::string& pattern = filter.positive()[p];
