@@ -213,6 +213,18 @@ void register_stub_cases(Registry& registry) {
   };
   registry.add(control);
 
+  // stub_device/device=<d>/copy=<n>: passes only in a worker started on device d, for
+  // jobs spread over devices (the stub needs none: the ordinal only travels).
+  Family on_device;
+  on_device.name = "stub_device";
+  on_device.needs_gpu = false;
+  on_device.axes = {Axis::choice("device", {"0", "1"}), Axis::count("copy", {1}, 10000)};
+  on_device.body = [](ScenarioRun& run) {
+    HOSTCB_EXPECT(std::to_string(run.device()) == run.param("device"), str("ran in a worker on device ", run.device()));
+    behave(run, "pass");
+  };
+  registry.add(on_device);
+
   // Scenarios with a seed, for run --budget: each passes after 50 ms.
   Family seeded;
   seeded.name = "stub_seeded";

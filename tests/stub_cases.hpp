@@ -13,6 +13,7 @@ namespace hostcb::stub {
 // stub_control/case=<c>: known-bad controls; `escapes` passes although it must fail.
 // stub_forward/forward=<layer>: three host functions through a loaded adapter.
 // stub_fresh/copy=<n>: a fresh process each, runs alone (fails beside another, HOSTCB_STUB_BUSY).
+// stub_device/device=<d>/copy=<n>: passes only in a worker on device d.
 // stub_seeded/seed=<n>: passes after 50 ms (run --budget moves its seeds).
 void register_stub_cases(Registry& registry);
 
