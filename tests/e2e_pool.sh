@@ -111,3 +111,17 @@ with=$(time_run) without=$(time_run --no-standby)
 grep -q "\"error\": 3" "$work/standby0.json" || fail "standby run: expected the 3 crashes as errors: $(tail -3 "$work/standby0.log")"
 echo "pool: 3 crashes with a 0.6 s worker start: $with ms with a standby, $without ms without"
 [ $((without - with)) -ge 700 ] || fail "a standby worker saved $((without - with)) ms over 3 crashes of 0.6 s starts (expected 700 or more)"
+
+# The progress line: on a terminal only, how many are done and running, wiped before each
+# result line; never in a log.
+if command -v script >/dev/null; then
+  script -qec "'$stub' run -j 2 --filter 'stub/behave=slow/*' --axis copy=1,2,3,4" /dev/null >"$work/tty.out" 2>&1
+  grep -q $'\r\033\[K\[1/4 done; [1-3] more started\] stub/behave=slow/copy=' "$work/tty.out" ||
+    fail "no progress line on a terminal: $(od -c "$work/tty.out" | head -5)"
+  grep -q $'\r\033\[K\[4/4 done; 0 more started\]' "$work/tty.out" || fail "the progress line does not reach 4/4 done"
+  # Each result line starts where the wiped progress line was, and ends its own line.
+  grep -q $'\r\033\[K\033\[[0-9]*m\[4/4\] PASSED  stub/behave=slow/copy=4 ([0-9.]* s)\033\[m\r$' "$work/tty.out" ||
+    fail "a result line is not wiped clear of the progress line: $(tr -d '\r' <"$work/tty.out" | cat -v | head -3)"
+  grep -q $'\r' "$work/order4.log" && fail "a progress line in a log that is not a terminal"
+  echo "pool: a progress line on a terminal, none in a log"
+fi

@@ -10,7 +10,7 @@
 
 using namespace hostcb;
 
-TEST_CASE("-j is a count from 1 to 256 or auto, at most 8 a device and one per core", "[options]") {
+TEST_CASE("run -j takes a count from 1 to 256 or auto: one worker per core, at most 8 a device", "[options]") {
   CHECK(worker_count("1", 1) == 1);
   CHECK(worker_count("256", 1) == 256);
   for (const char* bad : {"0", "257", "-1", "", "2x", "auto2", " 2"}) {
