@@ -53,7 +53,8 @@ class JobQueue {
   std::vector<int> devices_;  // in the order the batch first names them
 };
 
-// The next worker of a pool thread, started while the current one runs. It shares the
+// The next worker of a pool thread, started while the current one runs (from its first
+// scenario on). It shares the
 // thread's progress page: it writes there only once it has a command, and by then the
 // worker before it is gone.
 class Standby {
@@ -71,6 +72,7 @@ class Standby {
       worker_.reset();  // the session that needs it starts its own, and reports why it cannot
     }
   }
+  bool waiting() const { return worker_.has_value(); }
   // The standby for `device`, if one is there; one for another device is let go.
   std::optional<WorkerProcess> take(int device) {
     if (worker_ && device_ != device) discard();
@@ -115,9 +117,13 @@ void serve(const std::vector<Job>& jobs, JobQueue& queue, int home, bool standby
       };
     WorkerSession session(std::move(scenarios), device, options, progress, std::move(feed));
     if (std::optional<WorkerProcess> ready = next.take(device)) session.adopt(*ready);
-    if (standby) next.start(device);
-    const std::size_t done = session.run([&](std::size_t k, Result r) { out.set(held[k], std::move(r)); },
-                                         [&](std::size_t k) { out.started(held[k]); });
+    // The standby starts once this worker runs a scenario: not in the first wave of
+    // start-ups, where it would only compete with the workers for the device.
+    auto started = [&](std::size_t k) {
+      out.started(held[k]);
+      if (standby && !next.waiting()) next.start(device);
+    };
+    const std::size_t done = session.run([&](std::size_t k, Result r) { out.set(held[k], std::move(r)); }, started);
     out.add_orphans(session.orphans());
     held.erase(held.begin(), held.begin() + static_cast<std::ptrdiff_t>(done));
   }

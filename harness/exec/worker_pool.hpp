@@ -2,8 +2,9 @@
 // context, over one stretch of a plan: each pool thread starts a worker on a device and
 // feeds it the next job for that device from one shared queue as it finishes one, until
 // the queue is empty. A worker that dies takes the blame for the job in hand; the jobs
-// it held beyond that go to its thread's next worker, which is already started: while a
-// worker runs, its standby starts (adapters loaded, context made) and waits for commands.
+// it held beyond that go to its thread's next worker, which is already started: once a
+// worker runs a scenario, its standby starts (adapters loaded, context made) and waits for
+// commands.
 // With one worker this is the sequential run: consecutive jobs on one device share a worker.
 #pragma once
 #include <cstddef>
