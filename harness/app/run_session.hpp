@@ -64,6 +64,7 @@ class RunSession {
 
   const Environment& environment() const { return env_; }
   std::size_t device_count() const { return devices_.size(); }
+  unsigned workers() const { return execution_.workers; }  // -j, resolved
 
   void use_expectations(const Expectations* expectations) { expectations_ = expectations; }
   // run --shuffle: each pass on each device runs in an order shuffled by `seed` (the same on
