@@ -44,8 +44,18 @@ ConsoleReporter::ConsoleReporter(Verbosity verbosity, ColorMode color)
       out_(make_logger<spdlog::sinks::stdout_color_sink_mt>("hostcb", color)),
       err_(make_logger<spdlog::sinks::stderr_color_sink_mt>("hostcb-errors", color)) {}
 
+void ConsoleReporter::run_started(const Environment&, std::size_t planned) { progress_.planned(planned); }
+
+void ConsoleReporter::on_start(const Scenario& scenario, std::size_t) { progress_.started(scenario.id); }
+
 void ConsoleReporter::on_result(const Result& r, std::size_t index, std::size_t total) {
+  print_result(r, index, total);
+  progress_.finished(total);
+}
+
+void ConsoleReporter::print_result(const Result& r, std::size_t index, std::size_t total) {
   if (verbosity_ == Verbosity::quiet && !is_bad(r.status)) return;
+  progress_.wipe();
   std::string position = fmt::format("[{:>{}}/{}]", index + 1, std::to_string(total).size(), total);
   std::string status = status_name(r.status);
   for (auto& c : status) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -62,6 +72,7 @@ void ConsoleReporter::on_result(const Result& r, std::size_t index, std::size_t 
 }
 
 void ConsoleReporter::run_finished(const RunReport& report, ReportFiles& files) {
+  progress_.wipe();
   if (!report.orphans.empty()) out_->error(report.orphans.describe());  // a finding about the run
   Counts counts = count_results(report.results);
   auto level = counts.any_bad() ? spdlog::level::err : counts.passed ? spdlog::level::info : spdlog::level::warn;
@@ -81,12 +92,16 @@ void ConsoleReporter::run_finished(const RunReport& report, ReportFiles& files) 
 }
 
 void ConsoleReporter::verdict(int exit_code, const std::string& why) {
+  progress_.wipe();
   auto level = exit_code == kExitPassed      ? spdlog::level::info
                : exit_code == kExitNothingRan ? spdlog::level::warn
                                               : spdlog::level::err;
   out_->log(level, fmt::format("exit {}: {}", exit_code, why));
 }
 
-void ConsoleReporter::error(const std::string& message) { err_->error(message); }
+void ConsoleReporter::error(const std::string& message) {
+  progress_.wipe();
+  err_->error(message);
+}
 
 }  // namespace hostcb

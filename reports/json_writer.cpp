@@ -21,7 +21,7 @@ nlohmann::ordered_json environment_json(const Environment& env) {
     for (const auto& [package, version] : a.versions) versions[package] = version;
     adapters.push_back({{"name", a.name}, {"path", a.path}, {"describe", a.describe}, {"versions", versions}});
   }
-  return {{"hostcb_version", env.hostcb_version},
+  nlohmann::ordered_json out = {{"hostcb_version", env.hostcb_version},
           {"git_revision", env.git_revision},
           {"command_line", env.command_line},
           {"hostname", env.hostname},
@@ -37,6 +37,8 @@ nlohmann::ordered_json environment_json(const Environment& env) {
           {"gpu_usable", env.gpu_usable},
           {"gpu_unusable_reason", env.gpu_unusable_reason},
           {"adapters", adapters}};
+  if (!env.shuffle_seed.empty()) out["shuffle_seed"] = env.shuffle_seed;  // run --shuffle: replays its order
+  return out;
 }
 
 nlohmann::ordered_json counts_json(const Counts& counts) {

@@ -34,7 +34,13 @@ there and makes the exit code 1, and so does a run that went red (hostcb exit 1:
 error or xpass the expectations do not list): with the shipped known layer bugs, known-broken
 versions stay green (xfail), a regression or a fixed release (xpass) does not.
 
+Layer versions install side by side, and then every (version, module) run goes side by side
+too, at most -j at a time, each in its own folder or environment; each run's hostcb gets
+-j (cores / -j, at least 1) unless HOSTCB-RUN-ARGS give -j. summary.txt keeps the order of
+the SPECs (or of the --wheels folders) and of each package's modules, whatever finished first.
+
 Options:
+  -j N|auto      runs side by side (default 1: one after another; auto: one per core)
   --out DIR      results folder (default layers-results)
   --hostcb PATH  the hostcb binary (default build/hostcb); its adapters are beside it
   --ready        name adapters LAYER:ENTRY (e.g. cupy:external_stream)
@@ -51,6 +57,7 @@ hostcb="$root/build/hostcb"
 wheels=""
 ready=0
 expectations="$root/expectations/known-layer-bugs.jsonc"
+jobs=1
 specs=()
 run_args=()
 while [ $# -gt 0 ]; do
@@ -61,12 +68,16 @@ while [ $# -gt 0 ]; do
     --wheels) wheels="${2:?--wheels needs a folder}"; shift 2 ;;
     --ready) ready=1; shift ;;
     --expectations) expectations="${2?--expectations needs a file (or '')}"; shift 2 ;;
+    -j) jobs="${2:?-j needs a number}"; shift 2 ;;
+    -j*) jobs="${1#-j}"; shift ;;
     --) shift; run_args=("$@"); break ;;
     -*) echo "layers.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) specs+=("$1"); shift ;;
   esac
 done
 if [ -z "$wheels" ] && [ ${#specs[@]} -eq 0 ]; then usage >&2; exit 2; fi
+[ "$jobs" = auto ] && jobs="$(nproc 2>/dev/null || echo 1)"
+case "$jobs" in '' | *[!0-9]* | 0) echo "layers.sh: -j '$jobs' is neither a number of runs (1 or more) nor auto" >&2; exit 2 ;; esac
 if [ -n "$wheels" ] && [ ! -d "$wheels" ]; then echo "layers.sh: no folder $wheels" >&2; exit 2; fi
 if [ ! -x "$hostcb" ]; then echo "layers.sh: no hostcb at $hostcb (build first, or --hostcb)" >&2; exit 2; fi
 mkdir -p "$out"
@@ -76,9 +87,19 @@ summary="$out/summary.txt"
 venvs="$out/venvs"
 modules_dir="$root/harness/adapters/python/hostcb_layers"
 adapter_lib="$(dirname "$hostcb")/libhostcb_python_runtime.so"
-bad=0
+notes="$out/notes"  # one file per step, numbered in plan order: summary.txt is them, in order
+rm -rf "$notes" && mkdir -p "$notes"
+step=0
+per_run=$(( $(nproc 2>/dev/null || echo 1) / jobs ))
+[ "$per_run" -ge 1 ] || per_run=1
+hostcb_jobs=(-j "$per_run")
+for arg in "${run_args[@]}"; do case "$arg" in -j | -j* | --jobs | --jobs=*) hostcb_jobs=() ;; esac; done
 
-note() { echo "$*" | tee -a "$summary"; }
+# note NUMBER LINE: a summary line of step NUMBER (echoed at once; in order in summary.txt).
+note() { local n="$1"; shift; echo "$*" >&2; echo "$*" >>"$notes/$n"; }
+bad() { touch "$notes/$1.bad"; }
+# side_by_side: waits until fewer than -j steps run.
+side_by_side() { while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done; }
 
 # The layer modules for a package name.
 modules_for() {
@@ -102,33 +123,38 @@ ready_name() {
   esac
 }
 
-# run_layer PACKAGE VERSION-LABEL PYTHON [SITE]: every module of PACKAGE through hostcb,
-# with SITE (the layer's installed folder) first on PYTHONPATH when given.
-run_layer() {
-  local package="$1" label="$2" python="$3" site="${4:-}" module adapter json rc mods
-  mods="$(modules_for "$package")"
-  if [ -z "$mods" ]; then note "NO-MODULE $package $label: no layer module for this package"; bad=1; return; fi
-  for module in $mods; do
-    json="$out/$module-$label.json"
-    rm -f "$json"
-    if [ "$ready" = 1 ]; then adapter="$(ready_name "$module")"
-    else adapter="$adapter_lib@module=hostcb_layers.$module,name=$module"; fi
-    echo "layers.sh: $module ($package $label): $hostcb run --adapter $adapter --axis forward=$module" >&2
-    HOSTCB_PYTHON="$python" PYTHONPATH="${site:+$site:}$root/harness/adapters/python${PYTHONPATH:+:$PYTHONPATH}" \
-      "$hostcb" run --adapter "$adapter" --axis "forward=$module" --json "$json" \
-      ${expectations:+--expectations "$expectations"} "${run_args[@]}" \
-      >"$out/$module-$label.log" 2>&1
-    rc=$?
-    if [ -s "$json" ]; then
-      # The layer's own figure ("through MODULE: N scenarios: ..."), not the run's.
-      note "RAN $module $package $label: hostcb exit $rc ($(grep -m1 -E "^ *through $module: " "$out/$module-$label.log" | sed 's/^ *//' || echo 'see the log'))"
-      [ "$rc" = 1 ] && bad=1
-    else
-      note "NO-RESULTS $module $package $label: hostcb exit $rc and no JSON; $(grep -m1 -iE 'error|refused' "$out/$module-$label.log" || tail -n 1 "$out/$module-$label.log")"
-      bad=1
-    fi
-  done
+# run_module N PACKAGE MODULE VERSION-LABEL PYTHON [SITE]: one module of PACKAGE through
+# hostcb (step N), with SITE (the layer's installed folder) first on PYTHONPATH when given.
+run_module() {
+  local n="$1" package="$2" module="$3" label="$4" python="$5" site="${6:-}" adapter json rc
+  json="$out/$module-$label.json"
+  rm -f "$json"
+  if [ "$ready" = 1 ]; then adapter="$(ready_name "$module")"
+  else adapter="$adapter_lib@module=hostcb_layers.$module,name=$module"; fi
+  echo "layers.sh: $module ($package $label): $hostcb run --adapter $adapter --axis forward=$module" >&2
+  HOSTCB_PYTHON="$python" PYTHONPATH="${site:+$site:}$root/harness/adapters/python${PYTHONPATH:+:$PYTHONPATH}" \
+    "$hostcb" run --adapter "$adapter" --axis "forward=$module" --json "$json" \
+    ${expectations:+--expectations "$expectations"} "${hostcb_jobs[@]}" "${run_args[@]}" \
+    >"$out/$module-$label.log" 2>&1
+  rc=$?
+  if [ -s "$json" ]; then
+    # The layer's own figure ("through MODULE: N scenarios: ..."), else the run's.
+    local counts
+    counts="$(grep -m1 -E "^ *through $module: " "$out/$module-$label.log" | sed 's/^ *//')"
+    [ -n "$counts" ] || counts="$(tail -n 3 "$out/$module-$label.log" | grep -m1 -E '^[0-9]+ scenarios' || echo 'see the log')"
+    note "$n" "RAN $module $package $label: hostcb exit $rc ($counts)"
+    [ "$rc" = 1 ] && bad "$n"
+  else
+    note "$n" "NO-RESULTS $module $package $label: hostcb exit $rc and no JSON; $(grep -m1 -iE 'error|refused' "$out/$module-$label.log" || tail -n 1 "$out/$module-$label.log")"
+    bad "$n"
+  fi
 }
+
+# The runs to make once everything is installed: "PACKAGE LABEL PYTHON [SITE]" per layer.
+layers=()
+layer_steps=()
+# add_layer N PACKAGE LABEL PYTHON [SITE]: the layer installed by step N, to run.
+add_layer() { layer_steps+=("$1"); shift; layers+=("$*"); }
 
 # make_venv DIR: a fresh venv, for a version pip installs from the network.
 make_venv() {
@@ -138,62 +164,99 @@ make_venv() {
 
 installed_version() { "$1" -c "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))" "$2" 2>/dev/null; }
 
-for spec in "${specs[@]}"; do
+# install SPEC N: a fresh venv with SPEC, or python3's own version; writes N.layer.
+install_spec() {
+  local spec="$1" n="$2" package version venv
   package="${spec%%==*}"
   venv="$venvs/${spec//[^A-Za-z0-9._-]/_}"
   if [[ "$spec" == *==* ]]; then
     version="${spec#*==}"
     if ! make_venv "$venv" >"$out/install-$package-$version.log" 2>&1 ||
       ! "$venv/bin/python" -m pip install --quiet "$spec" >>"$out/install-$package-$version.log" 2>&1; then
-      note "INSTALL-FAILED $package $version: $(tail -n 1 "$out/install-$package-$version.log")"
-      bad=1
-      continue
+      note "$n" "INSTALL-FAILED $package $version: $(tail -n 1 "$out/install-$package-$version.log")"
+      bad "$n"
+      return
     fi
+    echo "$package $version $venv/bin/python" >"$notes/$n.layer"
   else
     version="$(installed_version python3 "$package")"
-    if [ -z "$version" ]; then note "INSTALL-FAILED $package: python3 has no $package"; bad=1; continue; fi
-    run_layer "$package" "$version" "$(command -v python3)"
-    continue
+    if [ -z "$version" ]; then note "$n" "INSTALL-FAILED $package: python3 has no $package"; bad "$n"; return; fi
+    echo "$package $version $(command -v python3)" >"$notes/$n.layer"
   fi
-  run_layer "$package" "$version" "$venv/bin/python"
-done
+}
 
+# install_wheels FOLDER N: the layer package among FOLDER's wheels, into a folder of its own.
+install_wheels() {
+  local sub="$1" n="$2" name package="" version="" whl base dist site log
+  name="$(basename "$sub")"
+  for whl in "$sub"*.whl; do  # the layer package: the first wheel with a layer module
+    [ -f "$whl" ] || continue
+    base="$(basename "$whl")"
+    dist="${base%%-*}"; dist="${dist//_/-}"
+    if [ -n "$(modules_for "$dist")" ]; then package="$dist"; version="$(echo "$base" | cut -d- -f2)"; break; fi
+  done
+  if [ -z "$package" ]; then note "$n" "NO-MODULE $name: no wheel of a layer package in $sub"; bad "$n"; return; fi
+  site="$venvs/site-$name"
+  log="$out/install-$package-$version.log"
+  rm -rf "$site"
+  if ! python3 -m pip install --quiet --no-index --no-deps --no-compile --target "$site" "$sub"*.whl >"$log" 2>&1; then
+    note "$n" "INSTALL-FAILED $package $version (from $sub): $(grep -m1 -E 'ERROR|No matching' "$log" || tail -n 1 "$log")"
+    bad "$n"
+    return
+  fi
+  echo "$package $version $(command -v python3) $site" >"$notes/$n.layer"
+}
+
+# 1. Every layer version installed, side by side.
+installs=()
+for spec in "${specs[@]}"; do
+  step=$((step + 1)); installs+=("$step")
+  side_by_side; install_spec "$spec" "$(printf %04d "$step")" &
+done
 if [ -n "$wheels" ]; then
   for sub in "$wheels"/*/; do
     [ -d "$sub" ] || continue
-    name="$(basename "$sub")"
-    # The layer package: the first wheel in the folder that has a layer module.
-    package="" version=""
-    for whl in "$sub"*.whl; do
-      [ -f "$whl" ] || continue
-      base="$(basename "$whl")"
-      dist="${base%%-*}"; dist="${dist//_/-}"
-      if [ -n "$(modules_for "$dist")" ]; then package="$dist"; version="$(echo "$base" | cut -d- -f2)"; break; fi
-    done
-    if [ -z "$package" ]; then note "NO-MODULE $name: no wheel of a layer package in $sub"; bad=1; continue; fi
-    site="$venvs/site-$name"
-    log="$out/install-$package-$version.log"
-    rm -rf "$site"
-    if ! python3 -m pip install --quiet --no-index --no-deps --no-compile --target "$site" "$sub"*.whl >"$log" 2>&1; then
-      note "INSTALL-FAILED $package $version (from $sub): $(grep -m1 -E 'ERROR|No matching' "$log" || tail -n 1 "$log")"
-      bad=1
-      continue
-    fi
-    run_layer "$package" "$version" "$(command -v python3)" "$site"
+    step=$((step + 1)); installs+=("$step")
+    side_by_side; install_wheels "$sub" "$(printf %04d "$step")" &
   done
 fi
+wait
 
+# 2. Every module of every installed version through hostcb, side by side. A run's notes
+# are numbered after its install's, so summary.txt reads in plan order.
+for i in "${installs[@]}"; do
+  n="$(printf %04d "$i")"
+  [ -f "$notes/$n.layer" ] || continue
+  read -r package version python site <"$notes/$n.layer"
+  mods="$(modules_for "$package")"
+  if [ -z "$mods" ]; then note "$n" "NO-MODULE $package $version: no layer module for this package"; bad "$n"; continue; fi
+  k=0
+  for module in $mods; do
+    k=$((k + 1))
+    side_by_side; run_module "$n.$(printf %02d "$k")" "$package" "$module" "$version" "$python" "$site" &
+  done
+done
+wait
+
+bad=0
+: >"$summary"
+for f in "$notes"/*; do
+  case "$f" in *.bad) bad=1 ;; *.layer) ;; *) cat "$f" >>"$summary" ;; esac
+done
+
+# summary_note LINE: a line of the merge, last in summary.txt.
+summary_note() { echo "$*" | tee -a "$summary"; }
 shopt -s nullglob
 jsons=()
 for j in "$out"/*.json; do case "$(basename "$j")" in matrix.json) ;; *) jsons+=("$j") ;; esac; done
 if [ ${#jsons[@]} -gt 0 ]; then
   if "$hostcb" report "${jsons[@]}" --markdown "$out/matrix.md" --html "$out/matrix.html" --json "$out/matrix.json"; then
-    note "MATRIX $out/matrix.md from ${#jsons[@]} results"
+    summary_note "MATRIX $out/matrix.md from ${#jsons[@]} results"
   else
-    note "MATRIX-FAILED hostcb report exit $?"; bad=1
+    summary_note "MATRIX-FAILED hostcb report exit $?"; bad=1
   fi
 else
-  note "MATRIX-NONE no layer produced results"; bad=1
+  summary_note "MATRIX-NONE no layer produced results"; bad=1
 fi
 echo "layers.sh: summary in $summary" >&2
 exit "$bad"

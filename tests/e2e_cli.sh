@@ -85,9 +85,9 @@ rc=$?
 echo "cli: self-test exits 1 when a control escapes"
 
 
-# --repeat runs the selection N times in one worker, each result with its pass number;
+# --repeat -j 1 runs the selection N times in one worker, each result with its pass number;
 # --until-fail stops at the pass that fails and leaves the later ones out.
-"$stub" run --repeat 10 --until-fail --filter stub_flaky --json "$work/uf.json" --junit "$work/uf.xml" >"$work/uf.log" 2>&1
+"$stub" run -j 1 --repeat 10 --until-fail --filter stub_flaky --json "$work/uf.json" --junit "$work/uf.xml" >"$work/uf.log" 2>&1
 rc=$?
 [ $rc -eq 1 ] || fail "--until-fail on a scenario that fails on its third pass: exit $rc, expected 1"
 [ "$(grep -c '"id": "stub_flaky"' "$work/uf.json")" -eq 3 ] || fail "--until-fail: expected 3 passes in the JSON: $(cat "$work/uf.log")"
@@ -107,13 +107,6 @@ ran=$(grep -c '"id": "stub_seeded/seed=' "$work/budget.json")
 grep -q '"id": "stub_seeded/seed=4"' "$work/budget.json" || fail "--budget: the second batch's seeds do not follow the first's"
 grep -q '"status": "skipped"' "$work/budget.json" && fail "--budget reported a scenario it did not reach: $(grep -m1 -A3 skipped "$work/budget.json")"
 echo "cli: --budget runs new seeds until its time is spent, and reports only what ran"
-
-# Scenarios that each need a fresh process run side by side: each of three waits until all
-# three have started.
-mkdir -p "$work/rendezvous"
-HOSTCB_STUB_RENDEZVOUS="$work/rendezvous" "$stub" run --filter stub_fresh >"$work/fresh.log" 2>&1 ||
-  fail "fresh-process scenarios did not run side by side: $(cat "$work/fresh.log")"
-echo "cli: fresh-process scenarios run side by side"
 
 # An empty path is refused, not ignored: one line, exit 2, nothing run.
 for option in "run --junit" "run --json" "run --expectations" "report --markdown"; do

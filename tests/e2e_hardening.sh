@@ -19,7 +19,7 @@ one_line_saying() {
 }
 
 # --- 1. every --repeat pass is kept: the failing pass is what report and result show.
-exit_is 1 "$stub" run -f stub_flaky --repeat 4 --json "$work/rep.json"
+exit_is 1 "$stub" run -j 1 -f stub_flaky --repeat 4 --json "$work/rep.json"  # one worker: the stub counts passes in it
 exit_is 0 "$stub" report "$work/rep.json"
 grep -q 'failed' "$work/out" || fail "report hides the failed pass: $(cat "$work/out")"
 exit_is 0 "$stub" report "$work/rep.json" --json "$work/rep-matrix.json"

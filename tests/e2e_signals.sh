@@ -1,25 +1,29 @@
 #!/usr/bin/env bash
-# SIGINT and SIGTERM through the real binary: workers stop, both reports are written with
-# every planned scenario (those not run skipped as interrupted), exit code 130 / 143.
+# SIGINT and SIGTERM through the real binary: workers stop (one, or four side by side), both
+# reports are written with every planned scenario (those not run skipped as interrupted),
+# exit code 130 / 143.
 # Usage: e2e_signals.sh HOSTCB_STUB WORK_DIR PENDING_SIGNAL
 set -uo pipefail
 stub="$1" work="$2" pending="$3"
 rm -rf "$work" && mkdir -p "$work"
 
+# With one worker and with four side by side (run -j 4): every worker stops, none is left.
+for jobs in 1 4; do
 for signal in INT TERM; do
   want=$([ "$signal" = INT ] && echo 130 || echo 143)
   # The marker is inherited by this run's workers only, so other tests' workers do not count.
-  mark="hostcb-signal-test-$$-$signal"
-  HOSTCB_SIGNAL_TEST_MARK="$mark" "$stub" run --filter 'stub/behave=slow/*' --axis copy=1,2,3,4,5,6,7,8,9,10 \
+  mark="hostcb-signal-test-$$-$signal-$jobs"
+  HOSTCB_SIGNAL_TEST_MARK="$mark" "$stub" run -j $jobs --filter 'stub/behave=slow/*' --axis copy=1,2,3,4,5,6,7,8,9,10 \
     --junit "$work/$signal.xml" --json "$work/$signal.json" >"$work/$signal.log" 2>&1 &
   pid=$!
+  touch "$work/$signal.log"
   for _ in $(seq 100); do grep -q "PASSED" "$work/$signal.log" && break; sleep 0.05; done
   kill -s "$signal" "$pid"
   wait "$pid"
   code=$?
   cases=$(grep -c "<testcase" "$work/$signal.xml" || true)
   interrupted=$(grep -c "interrupted by SIG$signal" "$work/$signal.xml" || true)
-  echo "SIG$signal: exit $code, $cases testcases, $interrupted skipped as interrupted"
+  echo "SIG$signal, -j $jobs: exit $code, $cases testcases, $interrupted skipped as interrupted"
   if [ "$code" != "$want" ] || [ "$cases" != 10 ] || [ "$interrupted" -lt 1 ]; then
     echo "expected exit $want, 10 testcases, some interrupted" >&2
     cat "$work/$signal.log" >&2
@@ -30,6 +34,7 @@ for signal in INT TERM; do
     echo "a worker outlived its supervisor" >&2
     exit 1
   fi
+done
 done
 
 # A signal that arrives as main starts (before planning, D16): pending_signal makes it

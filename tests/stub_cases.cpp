@@ -1,12 +1,15 @@
 #include "stub_cases.hpp"
 
+#include <dirent.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "cuda/forwarding.hpp"
 #include "model/errors.hpp"
@@ -19,7 +22,56 @@ namespace hostcb::stub {
 
 namespace {
 
+// With HOSTCB_STUB_BUSY set to a folder, a scenario's body holds a file there named after
+// its process while it runs: what runs beside it can be seen.
+class BusyMark {
+ public:
+  BusyMark() {
+    if (const char* dir = std::getenv("HOSTCB_STUB_BUSY")) {
+      path_ = str(dir, "/busy-", getpid());
+      std::fclose(std::fopen(path_.c_str(), "w"));
+    }
+  }
+  ~BusyMark() {
+    if (!path_.empty()) std::remove(path_.c_str());
+  }
+  BusyMark(const BusyMark&) = delete;
+  BusyMark& operator=(const BusyMark&) = delete;
+  // Whether another process's body is running now.
+  bool others() const {
+    const char* dir = std::getenv("HOSTCB_STUB_BUSY");
+    if (!dir) return false;
+    bool found = false;
+    if (DIR* d = opendir(dir)) {
+      while (dirent* e = readdir(d))
+        if (std::string(e->d_name).rfind("busy-", 0) == 0 && str(dir, "/", e->d_name) != path_) found = true;
+      closedir(d);
+    }
+    return found;
+  }
+
+ private:
+  std::string path_;
+};
+
+// Waits (up to 5 s) until files named `names` are all in `dir`, having put its own there.
+bool meet(const std::string& dir, const std::string& own, const std::vector<std::string>& names) {
+  std::fclose(std::fopen((dir + "/arrived-" + own).c_str(), "w"));
+  auto arrived = [&] {
+    for (const auto& name : names)
+      if (FILE* f = std::fopen((dir + "/arrived-" + name).c_str(), "r"))
+        std::fclose(f);
+      else
+        return false;
+    return true;
+  };
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!arrived() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return arrived();
+}
+
 void behave(ScenarioRun& run, const std::string& how) {
+  BusyMark busy;
   // A host function that finds no armed probe: an orphan event in whatever process runs
   // the body (a worker, by default), which must still fail the run.
   if (how == "orphan") Probe::entry(nullptr);
@@ -47,6 +99,11 @@ void behave(ScenarioRun& run, const std::string& how) {
     (void)ignored;
   }
   if (how == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  if (how == "meet")  // copies 1-4 pass only when four workers run them side by side
+    if (const char* dir = std::getenv("HOSTCB_STUB_MEET")) {
+      const bool met = meet(dir, run.param("copy"), std::vector<std::string>{"1", "2", "3", "4"});
+      HOSTCB_EXPECT(met, "four workers did not run side by side");
+    }
   if (how == "fail") HOSTCB_EXPECT(how != "fail", "the stub failed on purpose");
   if (how == "many_failures")  // more than the channel keeps: the rest are counted
     for (int i = 1; i <= 40; ++i) HOSTCB_EXPECT(i == 0, str("failure ", i, " of 40"));
@@ -104,7 +161,7 @@ void register_stub_cases(Registry& registry) {
   stub.name = "stub";
   stub.needs_gpu = false;
   stub.axes = {Axis::choice("behave", {"pass", "fail", "crash", "fail_then_crash", "abort", "exit", "hang", "garbage",
-                                       "slow", "hang_own_limit", "many_failures", "orphan"}),
+                                       "slow", "hang_own_limit", "many_failures", "orphan", "meet"}),
                Axis::count("copy", {1}, 10000)};
   stub.body = [](ScenarioRun& run) { behave(run, run.param("behave")); };
   // The family's own limit, tighter than any run's: it must win over --timeout.
@@ -122,31 +179,22 @@ void register_stub_cases(Registry& registry) {
   };
   registry.add(flaky);
 
-  // Needs a fresh process each, like device_fault. With HOSTCB_STUB_RENDEZVOUS set to a
-  // folder, each waits (up to 5 s) until all three have arrived there: they pass only when
-  // the supervisor runs them side by side.
+  // Needs a fresh process each, like device_fault, and so the device to itself: with
+  // HOSTCB_STUB_BUSY set, it fails when another scenario's body runs while it does.
   Family fresh;
   fresh.name = "stub_fresh";
   fresh.needs_gpu = false;
   fresh.fresh_process = true;
   fresh.axes = {Axis::count("copy", {1, 2, 3}, 10000)};
   fresh.body = [](ScenarioRun& run) {
+    BusyMark busy;
     Probe& probe = run.make_probe(1, 1);
-    if (const char* dir = std::getenv("HOSTCB_STUB_RENDEZVOUS")) {
-      std::fclose(std::fopen((std::string(dir) + "/arrived-" + run.param("copy")).c_str(), "w"));
-      auto arrived = [&] {
-        for (const char* copy : {"1", "2", "3"})
-          if (FILE* f = std::fopen((std::string(dir) + "/arrived-" + copy).c_str(), "r"))
-            std::fclose(f);
-          else
-            return false;
-        return true;
-      };
-      auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-      while (!arrived() && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      HOSTCB_EXPECT(arrived(), "the three fresh-process scenarios did not run side by side");
+    bool alone = true;
+    for (int look = 0; look < 20 && alone; ++look) {
+      alone = !busy.others();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
+    HOSTCB_EXPECT(alone, "a scenario that needs the device to itself ran beside another");
     Probe::entry(probe.user_data(0));
   };
   registry.add(fresh);
@@ -169,6 +217,18 @@ void register_stub_cases(Registry& registry) {
     return needs;
   };
   registry.add(control);
+
+  // stub_device/device=<d>/copy=<n>: passes only in a worker started on device d, for
+  // jobs spread over devices (the stub needs none: the ordinal only travels).
+  Family on_device;
+  on_device.name = "stub_device";
+  on_device.needs_gpu = false;
+  on_device.axes = {Axis::choice("device", {"0", "1"}), Axis::count("copy", {1}, 10000)};
+  on_device.body = [](ScenarioRun& run) {
+    HOSTCB_EXPECT(std::to_string(run.device()) == run.param("device"), str("ran in a worker on device ", run.device()));
+    behave(run, "pass");
+  };
+  registry.add(on_device);
 
   // Scenarios with a seed, for run --budget: each passes after 50 ms.
   Family seeded;

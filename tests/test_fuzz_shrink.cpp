@@ -95,3 +95,23 @@ TEST_CASE("fuzz shrinking cuts the layer's captures and the threads' steps to th
     CHECK_FALSE(predict_fault(minimal, LayerKind::correct));
   }
 }
+
+TEST_CASE("fuzz shrinking with candidates side by side finds what one at a time finds", "[fuzz][pool]") {
+  const Program program = generate(17, 40, OpSet::graph);
+  auto fails = [&](const Cuts& cuts) { return predict_fault(apply_cuts(program, cuts), LayerKind::oneshot).has_value(); };
+  const Cuts one_at_a_time = shrink(program, {}, fails);
+  for (std::size_t window : {2u, 4u, 8u}) {
+    std::size_t asked = 0, widest = 0;
+    const Cuts side_by_side = shrink(program, {}, window, [&](const std::vector<Cuts>& candidates) -> std::optional<std::size_t> {
+      ++asked;
+      widest = std::max(widest, candidates.size());
+      CHECK(candidates.size() <= window);
+      for (std::size_t k = 0; k < candidates.size(); ++k)
+        if (fails(candidates[k])) return k;
+      return std::nullopt;
+    });
+    INFO("window " << window << ", asked " << asked << " times");
+    CHECK(side_by_side == one_at_a_time);
+    CHECK(widest >= 2);  // candidates really went together
+  }
+}

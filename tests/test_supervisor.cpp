@@ -359,3 +359,26 @@ TEST_CASE("the self-test judges controls: caught ones pass, one that escapes is 
   CHECK(outcomes[3].skipped);
   CHECK(contains(outcomes[3].observed, "needs CUDA runtime 99.0"));
 }
+
+TEST_CASE("workers on several devices run only their own device's jobs, in plan order", "[supervisor][pool]") {
+  Fixture f;
+  std::vector<Scenario> plan;
+  std::vector<Job> jobs;
+  for (int copy = 1; copy <= 6; ++copy)
+    for (int device : {0, 1}) plan.push_back(f.registry.resolve(str("stub_device/device=", device, "/copy=", copy)));
+  for (const auto& s : plan) jobs.push_back({&s, std::stoi(s.params.get("device"))});
+  for (unsigned workers : {1u, 2u, 3u}) {
+    f.options.workers = workers;
+    std::vector<std::size_t> order;
+    ExecutedPlan ran = execute_plan(jobs, f.env, f.options, [&](const Result&, std::size_t k) { order.push_back(k); });
+    INFO(workers << " workers");
+    check_each_once(plan, ran.results);
+    for (const Result& r : ran.results) {
+      INFO(r.id << ": " << r.reason << (r.failures.empty() ? "" : r.failures.front().message));
+      CHECK(r.status == Status::passed);
+    }
+    std::vector<std::size_t> in_order(jobs.size());
+    for (std::size_t k = 0; k < in_order.size(); ++k) in_order[k] = k;
+    CHECK(order == in_order);
+  }
+}

@@ -72,25 +72,44 @@ Program apply_cuts(const Program& program, const Cuts& cuts) {
 }
 
 Cuts shrink(const Program& program, const Cuts& start, const StillFails& still_fails) {
+  return shrink(program, start, 1, [&](const std::vector<Cuts>& candidates) -> std::optional<std::size_t> {
+    for (std::size_t k = 0; k < candidates.size(); ++k)
+      if (still_fails(candidates[k])) return k;
+    return std::nullopt;
+  });
+}
+
+Cuts shrink(const Program& program, const Cuts& start, std::size_t window, const FirstFailing& first_failing) {
+  window = std::max<std::size_t>(1, window);
   Cuts best = start;
-  auto accept = [&](const Cuts& candidate) {
-    if (candidate == best || !still_fails(candidate)) return false;
-    best = candidate;
-    return true;
+  // The first of `candidates` (all made from `best`) that still fails becomes the best,
+  // asked `window` at a time.
+  auto accept_first = [&](const std::vector<Cuts>& candidates) {
+    for (std::size_t at = 0; at < candidates.size(); at += window) {
+      const std::vector<Cuts> some(candidates.begin() + static_cast<std::ptrdiff_t>(at),
+                                   candidates.begin() + static_cast<std::ptrdiff_t>(std::min(candidates.size(), at + window)));
+      if (std::optional<std::size_t> k = first_failing(some)) {
+        best = some[*k];
+        return true;
+      }
+    }
+    return false;
   };
+  auto accept = [&](const Cuts& candidate) { return !(candidate == best) && accept_first({candidate}); };
   for (bool progress = true; progress;) {
     progress = false;
     // Operations, in chunks that halve down to one (delta debugging's complements).
     for (std::size_t chunk = std::max<std::size_t>(1, apply_cuts(program, best).ops.size() / 2);; chunk /= 2) {
       for (bool removed = true; removed;) {
-        removed = false;
         const Program now = apply_cuts(program, best);
-        for (std::size_t first = 0; first < now.ops.size() && !removed; first += chunk) {
+        std::vector<Cuts> round;  // each chunk cut from the same best: they can run side by side
+        for (std::size_t first = 0; first < now.ops.size(); first += chunk) {
           Cuts candidate = best;
           for (std::size_t i = first; i < std::min(now.ops.size(), first + chunk); ++i)
             candidate.ops.insert(now.ops[i].index);
-          removed = accept(candidate);
+          if (!(candidate == best)) round.push_back(std::move(candidate));
         }
+        removed = accept_first(round);
         progress = progress || removed;
       }
       if (chunk <= 1) break;

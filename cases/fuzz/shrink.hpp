@@ -11,9 +11,11 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cases/fuzz/program.hpp"
 
@@ -39,5 +41,12 @@ Program apply_cuts(const Program& program, const Cuts& cuts);
 // predicate may be called a few hundred times. Returns the smallest cuts found.
 using StillFails = std::function<bool(const Cuts&)>;
 Cuts shrink(const Program& program, const Cuts& start, const StillFails& still_fails);
+
+// The same search, handing candidates over up to `window` at a time (to run side by side):
+// `first_failing` returns the index of the first of them, in order, that still fails, or
+// nullopt. The cuts found are those of the one-at-a-time search, whatever `window` is: a
+// window holds only candidates made from the same best cuts, and the first that fails wins.
+using FirstFailing = std::function<std::optional<std::size_t>(const std::vector<Cuts>&)>;
+Cuts shrink(const Program& program, const Cuts& start, std::size_t window, const FirstFailing& first_failing);
 
 }  // namespace hostcb::fuzz

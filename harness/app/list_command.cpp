@@ -6,11 +6,14 @@
 #include "app/command.hpp"
 #include "app/options.hpp"
 #include "cuda/adapter_loader.hpp"
+#include "exec/supervisor.hpp"
 #include "model/errors.hpp"
 
 namespace hostcb {
 
 namespace {
+
+constexpr const char* kRunsAloneNote = "runs alone: a fresh process with nothing beside it, whatever -j says";
 
 // "needs runtime 12.4+, driver for CUDA 12.4+, 2 devices"; empty when nothing beyond a GPU.
 std::string describe_requirements(const Requirements& needs) {
@@ -65,6 +68,7 @@ class ListCommand final : public Command {
           std::cout << "\t(excluded: " << s.excluded_reason << ")";
         else if (std::string needs = describe_requirements(s.requirements); !needs.empty())
           std::cout << "\t(" << needs << ")";
+        if (s.excluded_reason.empty() && runs_alone(s)) std::cout << "\t(" << kRunsAloneNote << ")";
         std::cout << "\n";
       }
       std::cout.flush();
@@ -115,7 +119,8 @@ class ListCommand final : public Command {
                            {"min_runtime", s.requirements.min_runtime},
                            {"min_driver", s.requirements.min_driver},
                            {"min_devices", s.requirements.min_devices},
-                           {"timeout_s", s.timeout_s}};
+                           {"timeout_s", s.timeout_s},
+                           {"runs_alone", runs_alone(s)}};
       std::string entry = "    ";  // two levels deep: every line of it 4 spaces in (a dump has no raw newline in a string)
       for (char c : scenario.dump(2)) entry += c == '\n' ? std::string("\n    ") : std::string(1, c);
       std::cout << separator << entry;

@@ -1,7 +1,10 @@
 #include "app/options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <ctime>
+#include <thread>
 
 #include "cuda/adapter_loader.hpp"
 #include "cuda/environment_capture.hpp"
@@ -12,17 +15,35 @@
 namespace hostcb {
 
 void add_selection_options(CLI::App* command, SelectionOptions& options) {
-  command->add_option("--filter,-f", options.filter, "ids to select: 'POS[:POS][-NEG[:NEG]]' globs, or a family name")
+  command
+      ->add_option("--filter,-f", options.filters,
+                   "ids to select: 'POS[:POS][-NEG[:NEG]]' globs, or a family name (repeatable: joined)")
       ->type_name("PATTERNS")
-      ->capture_default_str();
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->default_str("*");
   command->add_option("--axis,-a", options.axes, "replace an axis's values: name=v1,v2 (once per axis)")
       ->type_name("NAME=VALUES");
   command->add_flag("--controls", options.controls, "include known-bad controls (they are meant to fail)");
 }
 
+std::string joined_filter(const std::vector<std::string>& filters) {
+  if (filters.empty()) return "*";
+  if (filters.size() == 1) return filters.front();
+  std::string positive, negative;
+  for (const std::string& filter : filters) {
+    const std::size_t dash = filter.find('-');
+    const std::string pos = filter.substr(0, dash), neg = dash == std::string::npos ? "" : filter.substr(dash + 1);
+    positive += (positive.empty() ? "" : ":") + (pos.empty() && !filter.empty() ? std::string("*") : pos);
+    if (!neg.empty() || dash != std::string::npos) negative += (negative.empty() ? "" : ":") + neg;
+  }
+  return negative.empty() ? positive : positive + "-" + negative;
+}
+
 std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions& options) {
   Selection selection;
-  selection.filter = options.filter;
+  selection.filter = joined_filter(options.filters);
+  selection.allow_empty = options.allow_empty;
   selection.include_controls = options.controls;
   for (const auto& text : options.axes) selection.overrides.push_back(parse_axis_override(text));
   selection.interrupted = [] { return interrupt_signal() != 0; };  // ^C stops a long plan
@@ -90,12 +111,43 @@ void add_execution_options(CLI::App* command, ExecutionCliOptions& options) {
       ->type_name("SECONDS")
       ->check(seconds_between(0.1, 86400))
       ->capture_default_str();
+  command
+      ->add_option("--jobs,-j", options.workers,
+                   str("workers side by side, each its own process and CUDA context; auto: one per core, at most ",
+                       kAutoWorkersPerDevice, " a device (scenarios that need the device to itself run alone)"))
+      ->type_name("N|auto")
+      ->check(CLI::Validator(
+          [](const std::string& value) -> std::string {
+            try {
+              worker_count(value, 1);
+              return "";
+            } catch (const UsageError& e) {
+              return e.what();
+            }
+          },
+          ""))
+      ->capture_default_str();
+  command->add_flag("--no-standby", options.no_standby,
+                    "start no worker ahead: a crash or timeout then waits for a cold start (to measure a standby's cost)");
+}
+
+unsigned worker_count(const std::string& text, std::size_t devices) {
+  if (text == "auto") {
+    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    return static_cast<unsigned>(std::min<std::size_t>(cores, kAutoWorkersPerDevice * std::max<std::size_t>(1, devices)));
+  }
+  unsigned value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 1 || value > kMaxWorkers)
+    throw UsageError(str("-j '", text, "' is neither a number of workers (1 to ", kMaxWorkers, ") nor 'auto'"));
+  return value;
 }
 
 ExecutionOptions execution_options(const ExecutionCliOptions& options, const std::vector<std::string>& adapters) {
   ExecutionOptions execution;
   execution.isolation = options.isolation;
   execution.timeout_s = options.timeout_s;
+  execution.standby = !options.no_standby;
   execution.worker_command = protocol::worker_command("/proc/self/exe", adapters);
   return execution;
 }

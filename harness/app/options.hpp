@@ -20,17 +20,22 @@ namespace hostcb {
 inline constexpr const char* kFilterHelp =
     R"(Filters (gtest style): --filter 'POS[:POS...][-NEG[:NEG...]]' selects scenario ids matching any POS
 glob and no NEG glob ('*' any run, '?' one character); a bare family name means every scenario of
-it. Each pattern must match something. Examples:
+it. Each pattern must match something (run --allow-empty: need not). --filter may be repeated: the
+positive patterns are joined with ':', and so are the negative ones. Examples:
   hostcb run --filter replay
   hostcb run --filter 'replay/*:stream_callback/*-*replays=100*'
 Axis overrides replace an axis's values wherever it exists: --axis replays=1,7; --axis forward=X
 also leaves out the families without a forward axis (only what goes through layer X runs).)";
 
 struct SelectionOptions {
-  std::string filter = "*";
+  std::vector<std::string> filters;  // --filter, each given: joined_filter() makes one of them
   std::vector<std::string> axes;
   bool controls = false;
+  bool allow_empty = false;  // run --allow-empty: patterns may match nothing, the plan may be empty
 };
+// One filter of several --filter: "a-x" and "b-y" are "a:b-x:y" (a missing positive part
+// is '*'); one is itself; none is "*".
+std::string joined_filter(const std::vector<std::string>& filters);
 void add_selection_options(CLI::App* command, SelectionOptions& options);
 std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions& options);
 // Refuses `passes` (--repeat) runs of `selected` scenarios past kMaxPlannedScenarios.
@@ -56,11 +61,18 @@ CLI::Option* add_enum_option(CLI::App* command, const std::string& name, E& valu
 struct ExecutionCliOptions {
   Isolation isolation = Isolation::worker;
   double timeout_s = kDefaultTimeoutSeconds;
+  std::string workers = "auto";  // -j: a count, or "auto"
+  bool no_standby = false;        // --no-standby: no worker started ahead (to measure what one costs)
 };
 void add_execution_options(CLI::App* command, ExecutionCliOptions& options);
 // A number of seconds from `low` to `high`; NaN, infinity and other words refused.
 CLI::Validator seconds_between(double low, double high);
 ExecutionOptions execution_options(const ExecutionCliOptions& options, const std::vector<std::string>& adapters);
+// -j's workers on `devices` devices: the count given, or for "auto" one per core, at most
+// kAutoWorkersPerDevice on each device (at least one).
+inline constexpr unsigned kAutoWorkersPerDevice = 8;
+inline constexpr unsigned kMaxWorkers = 256;
+unsigned worker_count(const std::string& text, std::size_t devices);
 
 void add_adapter_option(CLI::App* command, std::vector<std::string>& adapters);
 

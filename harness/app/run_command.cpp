@@ -1,7 +1,10 @@
 // hostcb run: the selected scenarios, in workers, on one device or all; reports stream to
 // the console and are written to JUnit and JSON; the run ends with a verdict line.
+#include <charconv>
+#include <cstdint>
 #include <iostream>
 #include <optional>
+#include <random>
 
 #include "app/cli.hpp"
 #include "app/command.hpp"
@@ -40,7 +43,16 @@ class RunCommand final : public Command {
     add_adapter_option(run, adapters_);
     add_execution_options(run, execution_);
     run->add_flag("--fail-fast,-x", fail_fast_, "stop at the first failure, error or xpass; the rest are skipped");
-    run->add_option("--repeat", repeat_, "run the selection N times in the same worker (results carry #iteration)")
+    run->add_option("--maxfail", max_failures_, "stop at the N-th failure, error or xpass (-x is --maxfail 1)")
+        ->type_name("N")
+        ->check(CLI::Range(1, 1000000).description(""));
+    run->add_flag("--shuffle{random}", shuffle_,
+                  "run in an order shuffled by SEED (a new one unless given; printed and recorded in the "
+                  "reports' environment): the console shows the run's order, JUnit and JSON the plan's")
+        ->type_name("[=SEED]");
+    run->add_flag("--allow-empty", selection_.allow_empty,
+                  "a filter pattern may match nothing: an empty selection runs nothing and exits 0, reports written");
+    run->add_option("--repeat", repeat_, "run the selection N times (results carry #iteration); with -j 1 all in the same worker")
         ->type_name("N")
         ->check(CLI::Range(1, 1000000).description(""))
         ->capture_default_str();
@@ -64,7 +76,10 @@ class RunCommand final : public Command {
   int run(const Registry& registry, const std::string& command_line) override {
     // Everything that can be refused is refused here, before anything runs.
     if (quiet_ && verbose_) throw UsageError("--quiet and --verbose contradict each other: give one");
+    if (max_failures_ && (fail_fast_ || until_fail_))
+      throw UsageError("--maxfail and --fail-fast or --until-fail overlap: give one (-x is --maxfail 1)");
     if (until_fail_ && repeat_ == 1) repeat_ = kUntilFailDefault;
+    const std::optional<std::uint64_t> shuffle_seed = parse_shuffle(shuffle_);
     const std::vector<Scenario> selected = make_plan(registry, selection_);
     check_plan_size(selected.size(), repeat_, until_fail_ ? "--until-fail" : "--repeat");
     if (budget_s_ > 0) check_budget(selected);
@@ -74,9 +89,14 @@ class RunCommand final : public Command {
     check_report_options({&junit_, &json_}, inputs);
     RunSession session({device_, execution_, adapters_, command_line, ""});
     session.use_expectations(expectations ? &*expectations : nullptr);
-    session.stop_policy().set_rule(until_fail_ ? StopPolicy::Rule::until_fail
-                                   : fail_fast_ ? StopPolicy::Rule::fail_fast
-                                                : StopPolicy::Rule::never);
+    session.stop_policy().set_rule(until_fail_                  ? StopPolicy::Rule::until_fail
+                                   : fail_fast_ || max_failures_ ? StopPolicy::Rule::fail_fast
+                                                                 : StopPolicy::Rule::never,
+                                   max_failures_ ? max_failures_ : 1);
+    if (shuffle_seed) {
+      session.shuffle(*shuffle_seed);
+      std::cerr << "shuffled with seed " << *shuffle_seed << " (again: --shuffle=" << *shuffle_seed << ")\n";
+    }
     MultiReporter reporters;
     ConsoleReporter& console = add_reporters(reporters);
     SessionOutcome outcome;
@@ -89,6 +109,8 @@ class RunCommand final : public Command {
     }
     Verdict verdict = run_verdict(
         {outcome.report.results, outcome.report.orphans.total(), outcome.files.failed, outcome.interrupt_signal});
+    if (selected.empty() && verdict.exit_code == kExitNothingRan)  // --allow-empty, and nothing else went wrong
+      verdict = {kExitPassed, "the filter selects no scenario, allowed by --allow-empty"};
     console.verdict(verdict.exit_code, verdict.why);
     return verdict.exit_code;
   }
@@ -131,8 +153,9 @@ class RunCommand final : public Command {
 
   // --budget needs scenarios with a seed (the fuzz family), on one device, once each.
   void check_budget(const std::vector<Scenario>& selected) const {
-    if (device_ == kAllDevicesName || repeat_ > 1 || until_fail_)
-      throw UsageError("--budget runs new seeds on one device: it does not combine with --device all, --repeat or --until-fail");
+    if (device_ == kAllDevicesName || repeat_ > 1 || until_fail_ || !shuffle_.empty())
+      throw UsageError(
+          "--budget runs new seeds on one device: it does not combine with --device all, --repeat, --until-fail or --shuffle");
     for (const auto& s : selected)
       if (!s.params.has("seed"))
         throw UsageError("--budget runs new seeds, and '" + s.id + "' has none: select fuzz scenarios (--filter 'fuzz/*')");
@@ -155,6 +178,18 @@ class RunCommand final : public Command {
     }
     return plan;
   }
+  // --shuffle's text: empty when not given, "random" without a seed.
+  static std::optional<std::uint64_t> parse_shuffle(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    if (text == "random") return (static_cast<std::uint64_t>(std::random_device{}()) << 32) | std::random_device{}();
+    std::uint64_t seed = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+    if (error != std::errc() || end != text.data() + text.size())
+      throw UsageError("--shuffle='" + text + "' is not a seed (a whole number from 0 to 18446744073709551615)");
+    return seed;
+  }
+  std::string shuffle_;
+  int max_failures_ = 0;
   int repeat_ = 1;
   bool fail_fast_ = false, until_fail_ = false, quiet_ = false, verbose_ = false;
   ColorMode color_ = ColorMode::automatic;

@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,9 @@ struct SessionOutcome {
   int interrupt_signal = 0;
 };
 
+// Shuffles `order` by `seed`, the same way on every platform (run --shuffle).
+void shuffle_order(std::vector<std::size_t>& order, std::uint64_t seed);
+
 class RunSession {
  public:
   explicit RunSession(const SessionOptions& options);  // throws UsageError
@@ -60,8 +64,13 @@ class RunSession {
 
   const Environment& environment() const { return env_; }
   std::size_t device_count() const { return devices_.size(); }
+  unsigned workers() const { return execution_.workers; }  // -j, resolved
 
   void use_expectations(const Expectations* expectations) { expectations_ = expectations; }
+  // run --shuffle: each pass on each device runs in an order shuffled by `seed` (the same on
+  // every platform); the reporter sees results in that order, the report (JUnit, JSON) holds
+  // them in plan order, with the seed in its environment.
+  void shuffle(std::uint64_t seed);
   StopPolicy& stop_policy() { return stop_; }
 
   // Runs the selection `passes` times over on each device in turn (--repeat; results carry
@@ -79,8 +88,11 @@ class RunSession {
   struct Tag {
     int device = -1;
     int pass = 0;
+    std::size_t planned = 0;  // its place in the plan (before a --shuffle)
   };
   void start(Reporter& reporter, std::size_t planned);
+  // A finished job's result as the reports see it: its tag stamped, expectations applied.
+  Result stamped(const Result& finished, const Tag& tag) const;
   // Runs `jobs`; true when any of them ran (was not skipped).
   bool execute(const std::vector<Job>& jobs, const std::vector<Tag>& tags, Reporter& reporter);
   SessionOutcome finish(Reporter& reporter);
@@ -90,12 +102,14 @@ class RunSession {
   std::vector<int> devices_;
   ExecutionOptions execution_;
   const Expectations* expectations_ = nullptr;
+  std::optional<std::uint64_t> shuffle_seed_;
   StopPolicy stop_;
   std::map<int, std::unique_ptr<Runner>> runners_;  // --isolate none: one per device
   std::map<int, Environment> device_envs_;          // what each runner sees
   OrphanTally in_process_orphans_;
   SessionOutcome outcome_;
   std::size_t planned_ = 0, reported_ = 0;
+  std::vector<std::size_t> reported_planned_;  // each reported result's place in the plan
   std::chrono::steady_clock::time_point started_;
 };
 

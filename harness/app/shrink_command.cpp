@@ -1,8 +1,10 @@
 // hostcb shrink ID: a failing fuzz scenario cut down to a smallest program that still
 // fails the same way. Every candidate is an ordinary fuzz id (its `cut` axis says what
-// was cut), run in a worker like any scenario, so a crash is a result like any other.
+// was cut), run in a worker like any scenario, so a crash is a result like any other;
+// candidates made from the same cuts run side by side (-j).
 #include <cctype>
 #include <iostream>
+#include <optional>
 
 #include "app/cli.hpp"
 #include "app/command.hpp"
@@ -61,11 +63,13 @@ class ShrinkCommand final : public Command {
     RunSession session({device_, execution_, adapters_, command_line, "shrink needs worker isolation: candidates crash"});
     Reporter silent;  // the candidates' results are judged here, not reported
     int runs = 0;
-    auto run_one = [&](const std::string& id) {
-      ++runs;
-      return session.run({registry.resolve(id)}, 1, silent).report.results.front();
+    auto run_ids = [&](const std::vector<std::string>& ids) {  // side by side, in the session's workers
+      std::vector<Scenario> scenarios;
+      for (const auto& id : ids) scenarios.push_back(registry.resolve(id));
+      runs += static_cast<int>(ids.size());
+      return session.run(scenarios, 1, silent).report.results;
     };
-    const Result first = run_one(id_);
+    const Result first = run_ids({id_}).front();
     if (first.status == Status::skipped) {
       std::cout << "exit " << kExitNothingRan << ": nothing ran: " << first.reason << "\n";
       return kExitNothingRan;
@@ -79,14 +83,26 @@ class ShrinkCommand final : public Command {
     const fuzz::Program program = fuzz::generate(static_cast<std::uint64_t>(original.params.get_count("seed")),
                                                  static_cast<int>(original.params.get_count("size")),
                                                  fuzz::parse_op_set(original.params.get("ops")));
-    const fuzz::Cuts cuts = fuzz::shrink(program, fuzz::parse_cuts(original.params.get("cut")), [&](const fuzz::Cuts& c) {
-      if (interrupt_signal()) return false;
-      const Result r = run_one(with_cut(original, fuzz::cuts_word(c)));
-      const bool same = is_bad(r.status) && failure_signature(r) == signature;
-      std::cerr << "shrink: run " << runs << ", " << fuzz::apply_cuts(program, c).ops.size() << " operations: "
-                << (same ? "fails the same way" : "does not") << "\n";
-      return same;
-    });
+    // Candidates made from the same cuts run side by side, a window of -j at a time; the
+    // first of them (in order) that fails the same way wins, as one at a time.
+    auto first_failing = [&](const std::vector<fuzz::Cuts>& candidates) -> std::optional<std::size_t> {
+      if (interrupt_signal()) return std::nullopt;
+      std::vector<std::string> ids;
+      for (const auto& c : candidates) ids.push_back(with_cut(original, fuzz::cuts_word(c)));
+      const int before = runs;
+      const std::vector<Result> results = run_ids(ids);
+      std::optional<std::size_t> found;
+      for (std::size_t k = 0; k < results.size(); ++k) {
+        const bool same = is_bad(results[k].status) && failure_signature(results[k]) == signature;
+        std::cerr << "shrink: run " << before + static_cast<int>(k) + 1 << ", "
+                  << fuzz::apply_cuts(program, candidates[k]).ops.size() << " operations: "
+                  << (same ? "fails the same way" : "does not") << "\n";
+        if (same && !found) found = k;
+      }
+      return found;
+    };
+    const fuzz::Cuts cuts =
+        fuzz::shrink(program, fuzz::parse_cuts(original.params.get("cut")), session.workers(), first_failing);
     if (int signal = interrupt_signal()) return exit_code_for_signal(signal);
     const std::string smallest = with_cut(original, fuzz::cuts_word(cuts));
     std::cout << "shrunk in " << runs << " runs to " << fuzz::apply_cuts(program, cuts).ops.size() << " operations ("

@@ -1,5 +1,7 @@
 #include "app/stop_policy.hpp"
 
+#include "model/errors.hpp"
+
 namespace hostcb {
 
 void StopPolicy::stop_after(double seconds) {
@@ -13,17 +15,22 @@ bool StopPolicy::stopping() const { return (rule_ != Rule::never && stopped_) ||
 
 std::string StopPolicy::reason() const {
   if (deadline_) return "not run: --budget spent";
+  if (max_failures_ > 1) return str("not run: --maxfail ", max_failures_, " stopped the run after ", max_failures_, " failures");
   return std::string("not run: ") + (rule_ == Rule::until_fail ? "--until-fail" : "--fail-fast") +
          " stopped the run at the first failure";
 }
 
+void StopPolicy::saw(const Result& result) {
+  if (is_bad(result.status) && ++bad_seen_ >= max_failures_) stopped_ = true;
+}
+
 bool StopPolicy::keep(const Result& result) {
   if (deadline_ && result.cause == SkipCause::not_reached) return false;  // the budget ran out first
-  if (!stopped_ && is_bad(result.status)) {
+  if (!failed_in_order_ && is_bad(result.status)) {
     failed_pass_ = result.iteration;
-    stopped_ = true;
+    failed_in_order_ = true;
   }
-  return !(rule_ == Rule::until_fail && stopped_ && result.iteration > failed_pass_);  // a pass that never began
+  return !(rule_ == Rule::until_fail && failed_in_order_ && result.iteration > failed_pass_);  // a pass that never began
 }
 
 }  // namespace hostcb

@@ -4,10 +4,13 @@
 // every job at once.
 //
 //   --isolate none      in this process (for a debugger); fresh-process families are skipped
-//   --isolate worker    one worker process runs the scenarios in order in one CUDA context;
-//                       a worker that dies is replaced and the run resumes after the
-//                       scenario it died in (the default)
-//   --isolate scenario  a fresh worker for every scenario
+//   --isolate worker    worker processes run the scenarios, each many in one CUDA context,
+//                       `workers` of them side by side (run -j); a worker that dies is
+//                       replaced and its jobs after the one it died in go on (the default)
+//   --isolate scenario  a fresh worker for every scenario, `workers` at a time
+//
+// A scenario that must have the device to itself (runs_alone) runs with no other worker
+// beside it, whatever -j says.
 //
 // The supervisor itself holds no CUDA context.
 #pragma once
@@ -28,6 +31,12 @@ enum class Isolation { none, worker, scenario };
 inline constexpr EnumTable<Isolation, 3> kIsolations{
     "--isolate", {{{Isolation::none, "none"}, {Isolation::worker, "worker"}, {Isolation::scenario, "scenario"}}}};
 
+// Whether a scenario must run with nothing beside it: a family that breaks its CUDA
+// context on purpose (fresh_process) does. Measured on the H200 (docs/cuda-facts.md):
+// device faults in several processes at once lose a kernel in flight in another context
+// now and then, and they serialize on the GPU anyway.
+inline bool runs_alone(const Scenario& scenario) { return scenario.family->fresh_process; }
+
 // One scenario to run on one device: what a session hands the supervisor.
 struct Job {
   const Scenario* scenario = nullptr;
@@ -42,6 +51,10 @@ struct InProcessRun {
 
 struct ExecutionOptions {
   Isolation isolation = Isolation::worker;
+  unsigned workers = 1;  // side by side (run -j), on the jobs' devices
+  // Each worker has the next one started beside it (not for a scenario that runs alone),
+  // so a crash or a timeout costs a switch, not a cold start (--no-standby: not).
+  bool standby = true;
   double timeout_s = kDefaultTimeoutSeconds;  // per scenario, unless it has its own (Family::timeout)
   double startup_allowance_s = kWorkerStartupSeconds;  // for a worker to reach a scenario's start
   // Starts a worker, less its device: protocol::worker_command("/proc/self/exe", adapters).
@@ -57,6 +70,10 @@ struct ExecutionOptions {
   // Told when a job starts (its worker said so, or just before it runs in this process):
   // what is running when a run seems stuck. Called one at a time, like on_result.
   std::function<void(std::size_t job)> on_start;
+  // Told each result as soon as it is known, in any order (workers side by side finish
+  // out of order): what --fail-fast needs to stop the others at once. Called one at a
+  // time, before the result is handed on in job order.
+  std::function<void(const Result&, std::size_t job)> on_arrival;
 };
 
 // What a plan produced: one result per job, in job order, and every orphan event the
@@ -69,7 +86,7 @@ struct ExecutedPlan {
 using ResultCallback = std::function<void(const Result&, std::size_t index)>;
 
 // Runs the jobs; `on_result` gets each result in job order as soon as it and every one
-// before it are known (from the thread that completed it).
+// before it are known (from the thread that completed it, one at a time).
 ExecutedPlan execute_plan(const std::vector<Job>& jobs, const Environment& env, const ExecutionOptions& options,
                           const ResultCallback& on_result);
 

@@ -74,8 +74,8 @@ Result stopped_result(const Scenario& scenario, const ExecutionOptions& options,
 }
 
 WorkerSession::WorkerSession(std::vector<const Scenario*> scenarios, int device, const ExecutionOptions& options,
-                             SharedProgress& progress)
-    : scenarios_(std::move(scenarios)), device_(device), options_(options), progress_(progress) {}
+                             SharedProgress& progress, Feed feed)
+    : scenarios_(std::move(scenarios)), device_(device), options_(options), progress_(progress), feed_(std::move(feed)) {}
 
 double WorkerSession::limit() const {
   // A started scenario has its time limit from its start. Before that the worker may be
@@ -99,7 +99,7 @@ std::size_t WorkerSession::run(const Deliver& on_result, const Started& on_start
   progress_.cell().reset(-1);
   since_ = Clock::now();  // the worker's start-up is under the clock, from here
   try {
-    worker_ = spawn_worker(protocol::worker_argv(options_.worker_command, device_), progress_.fd());
+    if (worker_.pid < 0) worker_ = spawn_worker(protocol::worker_argv(options_.worker_command, device_), progress_.fd());
   } catch (const std::exception& e) {
     for (; pos_ < scenarios_.size(); ++pos_) deliver_(pos_, result_for(*scenarios_[pos_], Status::error, e.what()));
     return pos_;
@@ -123,7 +123,24 @@ std::size_t WorkerSession::run(const Deliver& on_result, const Started& on_start
   return ++pos_;
 }
 
+void WorkerSession::top_up() {
+  while (feed_ && scenarios_.size() - pos_ < kAhead) {
+    const Scenario* next = feed_();
+    if (!next) {
+      feed_ = nullptr;  // the queue is empty for good: its jobs are all known up front
+      break;
+    }
+    commands_ += protocol::encode(protocol::RunCommand{scenarios_.size(), next->id});
+    scenarios_.push_back(next);
+  }
+  if (commands_.empty() && !feed_ && worker_.commands_fd >= 0) {
+    ::close(worker_.commands_fd);  // end of file: the worker finishes what it has and exits
+    worker_.commands_fd = -1;
+  }
+}
+
 void WorkerSession::pump() {
+  if (!killed_) top_up();
   double left_ms = (limit() - seconds_since(since_)) * 1000;
   if (left_ms <= 0) {
     const auto index = static_cast<std::int64_t>(pos_);
@@ -161,10 +178,9 @@ void WorkerSession::pump() {
 void WorkerSession::send_commands() {
   ssize_t n = ::write(worker_.commands_fd, commands_.data(), commands_.size());
   if (n > 0) commands_.erase(0, static_cast<std::size_t>(n));
-  if (n < 0 && errno != EINTR && errno != EAGAIN) commands_.clear();  // the worker is gone: its exit says why
-  if (commands_.empty()) {
-    ::close(worker_.commands_fd);  // end of file: the worker finishes what it has and exits
-    worker_.commands_fd = -1;
+  if (n < 0 && errno != EINTR && errno != EAGAIN) {
+    commands_.clear();  // the worker is gone: its exit says why
+    feed_ = nullptr;
   }
 }
 

@@ -38,15 +38,27 @@ class WorkerSession {
   // the worker reports to `on_start`.
   using Deliver = std::function<void(std::size_t, Result)>;
   using Started = std::function<void(std::size_t)>;
+  // Where more scenarios come from once `scenarios` are sent: asked whenever fewer than
+  // kAhead are in the worker's hands, it returns nullptr when there are none (a pool's
+  // shared queue). Without one the session runs `scenarios` only.
+  using Feed = std::function<const Scenario*()>;
+  // One at a time: a job sent ahead would be held by this worker while another sits idle
+  // (the next command costs one pipe round trip, microseconds, after each result).
+  static constexpr std::size_t kAhead = 1;
 
   WorkerSession(std::vector<const Scenario*> scenarios, int device, const ExecutionOptions& options,
-                SharedProgress& progress);
+                SharedProgress& progress, Feed feed = nullptr);
   WorkerSession(const WorkerSession&) = delete;
   WorkerSession& operator=(const WorkerSession&) = delete;
+
+  // Takes over a worker already started on this session's device (a standby: it may be
+  // done with its start-up, adapters loaded, context made) instead of starting one.
+  void adopt(WorkerProcess started) { worker_ = started; }
 
   // Runs until the worker is gone. Every scenario before the returned count has a result;
   // fewer than all only when the worker could not start (each left one is an error) or an
   // interrupt came (a started scenario is skipped with the time it ran).
+  // Scenarios the feed gave are appended: indices go on past the first ones.
   std::size_t run(const Deliver& on_result, const Started& on_start);
   // What the worker counted, from its events: they fail the run.
   const OrphanCounts& orphans() const { return orphans_; }
@@ -54,6 +66,7 @@ class WorkerSession {
  private:
   using Clock = std::chrono::steady_clock;
   void pump();  // one poll round
+  void top_up();  // asks the feed for scenarios while fewer than kAhead are in hand
   void send_commands();
   bool read_events();  // true when it read something
   bool read_output();
@@ -71,6 +84,7 @@ class WorkerSession {
   int device_;
   const ExecutionOptions& options_;
   SharedProgress& progress_;
+  Feed feed_;
   Deliver deliver_;
   Started started_event_;
   WorkerProcess worker_;

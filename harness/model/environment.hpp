@@ -41,6 +41,7 @@ struct Environment {
   bool gpu_usable = false;
   std::string gpu_unusable_reason;  // the skip reason for every GPU scenario when not usable
   std::vector<AdapterInfo> adapters;
+  std::string shuffle_seed;  // run --shuffle's seed (the order can be replayed); empty when not shuffled
 };
 
 // Name/value pairs for report headers (JUnit <properties>).

@@ -115,7 +115,8 @@ std::vector<Scenario> Registry::plan(const Selection& selection) const {
     else
       axes.push_back(overridden_axes(family, selection.overrides));
 
-  // Every pattern must match something, negative ones included: counted, never expanded.
+  // Every pattern must match something, negative ones included (unless --allow-empty):
+  // counted, never expanded.
   const GlobSet none({});
   auto matches_something = [&](const std::string& pattern) {
     const GlobSet one({pattern});
@@ -124,11 +125,11 @@ std::vector<Scenario> Registry::plan(const Selection& selection) const {
     return false;
   };
   for (const auto& pattern : filter.positive())
-    if (!matches_something(pattern))
+    if (!selection.allow_empty && !matches_something(pattern))
       throw UsageError(str("filter pattern '", pattern, "' matches no scenario", family_hint(pattern, family_names),
                            " (see `hostcb list`)"));
   for (const auto& pattern : filter.negative())
-    if (!matches_something(pattern))
+    if (!selection.allow_empty && !matches_something(pattern))
       throw UsageError(str("negative filter pattern '-", pattern, "' matches no scenario",
                            family_hint(pattern, family_names), " (see `hostcb list`)"));
 
@@ -163,6 +164,7 @@ std::vector<Scenario> Registry::plan(const Selection& selection) const {
       if (wanted) planned.push_back(std::move(scenario));
     });
   }
+  if (selection.allow_empty) return planned;
   // A pattern whose scenarios (after the negatives) are all controls needs --controls.
   for (std::size_t p = 0; p < filter.positive().size(); ++p)
     if (!pattern_used[p] && pattern_hit_control[p] && !controls_wanted)

@@ -20,6 +20,7 @@ struct Selection {
   std::vector<AxisOverride> overrides;
   bool include_controls = false;  // known-bad controls are never in the default matrix
   bool only_controls = false;     // self-test: the controls and nothing else
+  bool allow_empty = false;       // run --allow-empty: a pattern may match nothing, the plan be empty
   // Asked now and then while planning: true stops it with PlanningInterrupted (a ^C).
   std::function<bool()> interrupted;
 };
