@@ -10,6 +10,13 @@
 #   asan.log       with HOSTCB_ASAN=1: an ASan+UBSan build, the oneshot control under it
 #   adapters.*     every family through the example adapter and, where built, the
 #                  cuda.bindings adapters (runtime and driver), with JUnit and JSON
+#   matrix-j1.log, selftest-j1.log   the same with one worker: the counts must be equal
+#   perf/, perf.log  scripts/perf.sh: issue 25's figures at -j 1 and -j auto (the table goes
+#                  into docs/verification.md; with HOSTCB_LAYER_WHEELS, the layers figure too)
+#   layers/        with HOSTCB_LAYER_WHEELS=DIR (one folder of cuda-bindings wheels per
+#                  version): scripts/layers.sh over them with the shipped known layer bugs
+#   python/        with HOSTCB_PY_WHEELS=DIR (scripts/device-wheels.sh's folder):
+#                  scripts/python-gpu-check.sh (needs HOSTCB_BUILD_DIR=build)
 # Needs no network. Set HOSTCB_CMAKE_ARGS for extra configure arguments.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +63,26 @@ note "  testcases in middle.xml: $(grep -c '<testcase' "$out/middle.xml"), liste
 
 "$hostcb" self-test >"$out/selftest.log" 2>&1
 note "self-test exit $?: $(tail -n 1 "$out/selftest.log")"
+
+# One worker (-j 1) gives the counts the pool (-j auto, the default) gave.
+read rc wall < <(timed "$out/matrix-j1.log" "$hostcb" run -j 1)
+note "default matrix at -j 1: exit $rc, wall ${wall} s: $(grep -E '^[0-9]+ scenarios' "$out/matrix-j1.log")"
+"$hostcb" self-test -j 1 >"$out/selftest-j1.log" 2>&1
+note "self-test at -j 1 exit $?: $(tail -n 1 "$out/selftest-j1.log")"
+bash scripts/perf.sh --hostcb "$hostcb" --out "$out/perf" ${HOSTCB_LAYER_WHEELS:+--wheels "$HOSTCB_LAYER_WHEELS"} \
+  >"$out/perf.log" 2>&1
+note "scripts/perf.sh exit $?"
+if [ -n "${HOSTCB_LAYER_WHEELS:-}" ]; then
+  bash scripts/layers.sh -j auto --hostcb "$hostcb" --out "$out/layers" --wheels "$HOSTCB_LAYER_WHEELS" \
+    -- --axis replays=2 --axis callbacks=5 --axis calls=5 --axis streams=16 >"$out/layers.log" 2>&1
+  note "layers.sh with the shipped known layer bugs: exit $?"
+  tee -a "$summary" <"$out/layers/summary.txt"
+fi
+if [ -n "${HOSTCB_PY_WHEELS:-}" ]; then
+  bash scripts/python-gpu-check.sh "$out/python" "$HOSTCB_PY_WHEELS" >"$out/python.log" 2>&1
+  note "python-gpu-check exit $?"
+  tee -a "$summary" <"$out/python/summary.txt"
+fi
 
 "$hostcb" overhead --launches "${HOSTCB_OVERHEAD_LAUNCHES:-20000}" --rounds 9 >"$out/overhead.log" 2>&1
 cat "$out/overhead.log" | tee -a "$summary"
