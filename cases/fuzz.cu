@@ -41,6 +41,7 @@
 #include "cases/fuzz/stamps.hpp"
 #include "cases/fuzz_layer_needs.hpp"
 #include "cases/layer_rules.hpp"
+#include "cuda/forwarding.hpp"
 #include "cuda/kernel_launch.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
@@ -549,7 +550,10 @@ PlanFacts plan_facts(const Params& p) {
   const std::vector<LayerOp> every_op = {LayerOp::launch_host_func,    LayerOp::add_host_node,
                                          LayerOp::add_stream_callback, LayerOp::capture,
                                          LayerOp::graph_set_host_node, LayerOp::exec_set_host_node};
-  if (layer != LayerKind::correct || layer_lacks(p, every_op) || p.get("cut") != "none") {
+  // A layer that launches only in its own captures needs the program read: which of its
+  // launches are in such a capture (layer_cannot_run) is the program's to say.
+  if (layer != LayerKind::correct || layer_lacks(p, every_op) || forwarder(p.get("forward")).launches_only_in_own_capture() ||
+      p.get("cut") != "none") {
     const Program program = program_of(p);  // a malformed cut is refused here, for every layer
     if (auto lacks = layer_cannot_run(p, program))
       facts.excluded = lacks;

@@ -142,6 +142,7 @@ void WorkerSession::top_up() {
 void WorkerSession::pump() {
   if (!killed_) top_up();
   double left_ms = (limit() - seconds_since(since_)) * 1000;
+  if (left_ms <= 0 && stopping(options_)) return stop_for_interrupt();  // skipped, not blamed for a timeout
   if (left_ms <= 0) {
     const auto index = static_cast<std::int64_t>(pos_);
     if (pos_ >= scenarios_.size())
@@ -160,11 +161,7 @@ void WorkerSession::pump() {
                    {commands_.empty() ? -1 : worker_.commands_fd, POLLOUT, 0}};
   int ready = poll(fds, 4, static_cast<int>(std::min<double>(left_ms, kExitCheckMs)) + 1);
   if (ready < 0 && errno != EINTR) throw std::runtime_error(str("poll: ", std::strerror(errno)));
-  if (stopping(options_)) {
-    kill(-worker_.pid, SIGKILL);
-    killed_ = interrupted_ = true;
-    return;
-  }
+  if (stopping(options_)) return stop_for_interrupt();
   if (ready > 0) {
     if (fds[3].revents) send_commands();
     // Output is attributed by the marks in it (OutputTail), so the order the two pipes are
@@ -173,6 +170,11 @@ void WorkerSession::pump() {
     if (fds[0].revents) read_events();
   }
   exited_ = worker_has_exited(worker_.pid);
+}
+
+void WorkerSession::stop_for_interrupt() {
+  kill(-worker_.pid, SIGKILL);
+  killed_ = interrupted_ = true;
 }
 
 void WorkerSession::send_commands() {

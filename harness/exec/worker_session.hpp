@@ -72,6 +72,7 @@ class WorkerSession {
   bool read_output();
   void handle_event(const protocol::Event& event);
   void kill_worker(std::string why);
+  void stop_for_interrupt();  // SIGINT/SIGTERM or a stop request: kill it; its scenario is skipped
   void drain_after_exit();   // the worker exited: what its pipes still hold
   void drain_after_kill();   // killed: its output, until every holder of the pipe is gone
   void read_output_until(Clock::time_point deadline);

@@ -27,22 +27,24 @@ std::uint32_t SelectedCombinations::build(std::size_t level, const GlobSet::Stat
     const GlobSet::State pos_axis = positive_.step(pos, name), neg_axis = negative_.step(neg, name);
     GlobSet::State last_pos, last_neg;  // most values lead where the one before did: no lookup then
     std::uint32_t last_child = 0;
+    bool have_last = false;
     const bool axis_dead = positive_.dead(pos_axis);
     for (std::size_t v = 0; v < axis.values.size(); ++v) {
       // The value an axis leaves out of ids (Axis::leave_out_of_ids) adds nothing to the text.
       const bool spelled = axis.spelled(axis.values[v]);
+      if (v % 4096 == 4095) poll_();
       if (spelled && axis_dead) {
         if (axis.left_out.empty()) break;
         continue;
       }
-      if (v % 4096 == 4095) poll_();
       GlobSet::State child_pos = spelled ? positive_.step(pos_axis, axis.values[v]) : pos;
       GlobSet::State child_neg = spelled ? negative_.step(neg_axis, axis.values[v]) : neg;
-      const bool same = v > 0 && child_pos == last_pos && child_neg == last_neg;
+      const bool same = have_last && child_pos == last_pos && child_neg == last_neg;
       const std::uint32_t child = same ? last_child : build(level + 1, child_pos, child_neg);
       last_pos = std::move(child_pos);
       last_neg = std::move(child_neg);
       last_child = child;
+      have_last = true;
       const std::uint64_t n = nodes_[child].count;
       if (n == 0) continue;
       node.children.emplace_back(static_cast<std::uint32_t>(v), child);
