@@ -141,7 +141,10 @@ def run_ids(invocation: Invocation, ids: Sequence[str], *, axes: Axes = None, ex
     results: Dict[str, Result] = {}
     codes, outputs, environment, summary = [], [], {}, {}
     options = _axis_arguments(axes) + (["--expectations", expectations] if expectations else [])
-    options += (["-x"] if fail_fast else []) + (["--timeout", str(timeout)] if timeout else []) + list(arguments)
+    # -x with one worker: the first bad result in id order stops the run, as pytest's -x means;
+    # workers side by side stop at whichever fails first, and the earlier items would be cut.
+    options += (["-x", "-j", "1"] if fail_fast else []) + (["--timeout", str(timeout)] if timeout else [])
+    options += list(arguments)
     with tempfile.TemporaryDirectory(prefix="hostcb-") as folder:
         for n, chunk in enumerate(_chunks(ids)):
             report = os.path.join(folder, "results-%d.json" % n)
