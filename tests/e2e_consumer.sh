@@ -27,7 +27,7 @@ for plugin in "$build"/libhostcb_cccl_host_launch_*.so; do  # every CCCL plugin 
   [ -e "$prefix/lib/hostcb/$(basename "$plugin")" ] || fail "cmake --install left out $(basename "$plugin")"
 done
 
-system='^(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux-x86-64)\.so'
+system='^(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux-x86-64|libasan|libubsan)\.so'  # the sanitizers' runtimes in an ASan build
 for object in "$prefix/bin/hostcb" "$prefix"/lib/hostcb/*.so; do
   for needed in $(readelf -d "$object" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
     [[ "$needed" =~ $system ]] || { [ -n "$also_needed" ] && [[ "$needed" == "$also_needed"* ]]; } ||

@@ -75,7 +75,9 @@ echo "hardening: a 30,000-letter --adapter is refused"
 # --- 5, 6. one bound on the planned combinations, counted before anything is expanded.
 exit_is 2 timeout 20 "$hostcb" list -f 'replay/*' --axis replays=1-1000000
 one_line_saying "the selection names more than 1000000 scenarios"
-( ulimit -v 4000000; exec "$hostcb" list -f replay --axis replays=1-1000 --axis streams=1-1000 ) >"$work/out" 2>"$work/err" ||
+limit_memory="ulimit -v 4000000"  # AddressSanitizer reserves terabytes of shadow address space: no limit there
+readelf -d "$hostcb" 2>/dev/null | grep -q libasan && limit_memory=:
+( $limit_memory; exec "$hostcb" list -f replay --axis replays=1-1000 --axis streams=1-1000 ) >"$work/out" 2>"$work/err" ||
   fail "replay ids in 4 GB: $(cat "$work/err")"
 [ "$(wc -l <"$work/out")" -eq 40020 ] || fail "expected 40,020 replay ids (60,000 less the oneshot controls), got $(wc -l <"$work/out")"
 exit_is 2 timeout 20 "$hostcb" list -f fuzz --axis seed=1-1000000

@@ -192,7 +192,11 @@ TEST_CASE("many entries for one id load, warn and apply in linear time", "[expec
   CHECK(results.back().properties.back().second == "x.jsonc:3");  // min n: the first that applies
   CHECK(results.front().status == Status::xfail);
   CHECK(results.front().expectation == "glob (l)");
+#ifdef __SANITIZE_ADDRESS__
+  CHECK(seconds < 60);  // a Debug build under AddressSanitizer: about 20 s
+#else
   CHECK(seconds < 10);
+#endif
 }
 
 TEST_CASE("the first entry that applies wins, exact ids and globs alike", "[expectations]") {

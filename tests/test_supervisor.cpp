@@ -91,7 +91,9 @@ TEST_CASE("a hang past the time limit is killed and reported with its launch, th
   CHECK(contains(results[0].reason, ": sleeping"));
   CHECK(contains(results[0].reason, "hostcb stack: thread "));
   CHECK(contains(results[0].reason, "nanosleep <"));
+#ifndef __SANITIZE_ADDRESS__  // an ASan build's stub resolves its own frames to offsets only
   CHECK(contains(results[0].reason, "< hostcb::Runner::run <"));
+#endif
   CHECK(results[1].status == Status::passed);
   // Killed at its limit, not left to sleep: the scenario's own time is the limit plus
   // the kill. The wall time also holds two worker start-ups, which take seconds on a
