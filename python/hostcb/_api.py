@@ -143,7 +143,8 @@ def run_ids(invocation: Invocation, ids: Sequence[str], *, axes: Axes = None, ex
     options = _axis_arguments(axes) + (["--expectations", expectations] if expectations else [])
     # -x with one worker: the first bad result in id order stops the run, as pytest's -x means;
     # workers side by side stop at whichever fails first, and the earlier items would be cut.
-    options += (["-x", "-j", "1"] if fail_fast else []) + (["--timeout", str(timeout)] if timeout else [])
+    own_jobs = any(a in ("-j", "--jobs") or a.startswith(("-j", "--jobs=")) for a in arguments)
+    options += (["-x"] + ([] if own_jobs else ["-j", "1"]) if fail_fast else []) + (["--timeout", str(timeout)] if timeout else [])
     options += list(arguments)
     with tempfile.TemporaryDirectory(prefix="hostcb-") as folder:
         for n, chunk in enumerate(_chunks(ids)):

@@ -128,3 +128,11 @@ def test_a_layer_on_another_python_gets_none_of_this_ones_path(stub, tmp_path):
                      "def describe():\n    return '%d.%d' % sys.version_info[:2]\n")
     listing = hostcb.list("%s@python=%s" % (layer, python), binary=stub)
     assert listing.adapters[0].describe == version
+
+
+def test_fail_fast_runs_one_worker_unless_the_arguments_say_how_many(stub):
+    # -x stops at the first bad item in order: hostcb -x -j 1; a -j of the caller's is kept, not doubled.
+    first = hostcb.run(MIXED_LAYER, binary=stub, filter=ONLY_STUB_FORWARD, fail_fast=True)
+    assert [r.id[len(PREFIX):] for r in first if r.status != hostcb.Status.SKIPPED] == ["launch_host_func", "add_host_node"]
+    own = hostcb.run(MIXED_LAYER, binary=stub, filter=ONLY_STUB_FORWARD, fail_fast=True, arguments=["-j", "2"])
+    assert own.exit_code == 1  # ran (a usage error would be 2)
