@@ -31,6 +31,9 @@ class ScenarioRun {
   // Runs the body on another GraphApi than its `api` axis names: a CPU stand-in of CUDA
   // (tests/sim_cuda.hpp) running a family's own body where there is no GPU.
   void use_api(const GraphApi& api) { api_ = &api; }
+  // Whether the body ran on such a stand-in: then the context it answers for is the
+  // stand-in's, and the runner asks it, not CUDA, whether that context is still usable.
+  bool on_stand_in() const { return api_ != nullptr; }
 
   // Creates the scenario's probe and arms it. The runner verifies it after the body,
   // once the device is idle: every scenario must make exactly one.
