@@ -12,6 +12,7 @@
 #include "cuda/environment_capture.hpp"
 #include "model/errors.hpp"
 #include "protocol/worker_protocol.hpp"
+#include "runner/device_turn.hpp"
 #include "runner/runner.hpp"
 #include "runner/stack_report.hpp"
 
@@ -70,10 +71,14 @@ int worker_main(const Registry& registry, int device) {
     } catch (const UsageError& e) {
       finished.result = unresolvable(command->id, e.what());
     }
+    // Its turn on the GPU before its start: the wait is the worker's, not the scenario's time.
+    std::optional<DeviceTurn> turn;
+    if (scenario) turn.emplace(*scenario, env);
     progress_cell().reset(static_cast<std::int64_t>(command->index));
     mark_output("start", command->index);
     send(event(protocol::EventKind::start, command->index));
     if (scenario) finished.result = runner.run(*scenario);
+    turn.reset();
     finished.orphans = orphans.take();
     finished.retire = runner.context_unusable();
     send(finished);
