@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What maintainers run on a GPU machine before calling a GPU feature done. Builds natively
+# The long GPU check (scripts/gpu-verify.sh --long): sanitizers, overhead, adapters. Builds natively
 # and records, in the folder given (default gpu-verify/):
 #   ctest.log      every test, the per-scenario ones included
 #   matrix.*       the default matrix (console log, JUnit, JSON) and its wall time

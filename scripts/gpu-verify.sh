@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The one-call GPU check: what maintainers run on a GPU machine before calling a GPU
+# feature done, made to fit one call of a lent machine (under 9 minutes on an H200 from a
+# fresh machine, the build included). Needs no network.
+#
+# Usage: scripts/gpu-verify.sh [OUT]        (default OUT gpu-verify)
+#        scripts/gpu-verify.sh --long [OUT] the long check (scripts/gpu-verify-long.sh):
+#                                           sanitizers, overhead, adapters, perf
+#
+# Steps, each under its own time limit (one that runs out is named and the next starts):
+#   test      the README's test command, `bash scripts/test.sh` (set up, build, ctest -j nproc)
+#   matrix    the README's matrix command, `bash scripts/run-matrix.sh` (-j auto)
+#   j1, shuffle1, shuffle2  the default matrix at -j 1 and in two shuffled orders; then
+#             scripts/same-verdicts.py: every id has one status in all four runs
+#   selftest  every known-bad control, caught by the check it exists for
+#   mixed     the fuzz controls of every known-bad layer (some fault the device) with the
+#             correct layers' programs among them: each correct layer's ids end as they do
+#             in a run of their own
+#   layers    scripts/layers.sh -j auto with the shipped known layer bugs, over each folder
+#             of $HOSTCB_LAYER_WHEELS (one per cuda-bindings version) and the image's CuPy,
+#             numba-cuda and cuda-core, with reduced axes
+#   python    scripts/python-gpu-check.sh with $HOSTCB_PY_WHEELS: pytest and hostcb agree
+# OUT/summary.log has one line per step (printed as it goes); OUT.tar.gz holds OUT.
+# HOSTCB_VERIFY_SKIP="layers python" leaves steps out; HOSTCB_VERIFY_LIMITS="test=300 j1=60"
+# sets steps' limits in seconds. Exit 0 when every step that ran passed, 1 otherwise.
+set -uo pipefail
+if [ "${1:-}" = --long ]; then shift; exec bash "$(dirname "$0")/gpu-verify-long.sh" "$@"; fi
+case "${1:-}" in -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; -*) echo "gpu-verify.sh: unknown option $1" >&2; exit 2 ;; esac
+cd "$(dirname "$0")/.."
+out="${1:-gpu-verify}"
+rm -rf "$out" && mkdir -p "$out"
+hostcb=build/hostcb
+summary="$out/summary.log"
+failed=0
+note() { echo "$*" | tee -a "$summary"; }
+
+# The limits, in seconds: the sum stays under 9 minutes with the build in `test`.
+declare -A limit=([test]=240 [matrix]=60 [j1]=60 [shuffle1]=45 [shuffle2]=45 [selftest]=60 [mixed]=45
+                  [layers]=90 [python]=90)
+for setting in ${HOSTCB_VERIFY_LIMITS:-}; do limit[${setting%%=*}]=${setting#*=}; done
+skipped() { [[ " ${HOSTCB_VERIFY_SKIP:-} " == *" $1 "* ]]; }
+
+# step NAME CMD...: runs CMD under NAME's limit, its output in OUT/NAME.log; sets $rc and
+# notes the exit code and wall time (124: it ran out of time).
+step() {
+  local name="$1" start
+  shift
+  start=$(date +%s%N)
+  timeout -k 5 "${limit[$name]}" "$@" >"$out/$name.log" 2>&1
+  rc=$?
+  wall=$(( ($(date +%s%N) - start) / 1000000 ))
+  wall="$((wall / 1000)).$(printf %03d $((wall % 1000))) s"
+  [ "$rc" = 124 ] && note "$name: STOPPED at its limit of ${limit[$name]} s"
+}
+# verdict NAME OK DETAIL: the step's summary line; a step that is not OK fails the check.
+verdict() {
+  if [ "$2" = 0 ]; then note "$1: ok ($wall): $3"; else note "$1: FAILED ($wall): $3"; failed=1; fi
+}
+counts() { grep -m1 -E '^[0-9]+ scenarios' "$1" || echo "no summary line (see $(basename "$1"))"; }
+
+note "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1); $(git log -1 --format='%h %s' 2>/dev/null | cut -c1-72)"
+
+# 1. The README's two commands.
+step test bash scripts/test.sh
+verdict test "$rc" "$(grep -E '^[0-9]+% tests passed' "$out/test.log" || tail -n 1 "$out/test.log")"
+grep -E '\*\*\*(Failed|Timeout|Exception)|Not Run' "$out/test.log" | head -n 20 | tee -a "$summary"
+[ -x "$hostcb" ] || { note "no $hostcb: nothing more can run"; tar czf "$out.tar.gz" "$out"; exit 1; }
+export HOSTCB_OUT="$out/matrix"
+step matrix bash scripts/run-matrix.sh
+verdict matrix "$rc" "$(counts "$out/matrix.log")"
+
+# 2. The same verdicts whatever the order and the workers.
+step j1 "$hostcb" run -j 1 --json "$out/j1.json"
+verdict j1 "$rc" "$(counts "$out/j1.log")"
+for seed in 1 2; do
+  step "shuffle$seed" "$hostcb" run --shuffle="$seed" --json "$out/shuffle$seed.json"
+  verdict "shuffle$seed" "$rc" "$(counts "$out/shuffle$seed.log")"
+done
+wall="-"
+python3 scripts/same-verdicts.py "$out/matrix/hostcb.json" "$out/j1.json" "$out/shuffle1.json" "$out/shuffle2.json" \
+  >"$out/same-verdicts.log" 2>&1
+verdict same-verdicts $? "$(tail -n 1 "$out/same-verdicts.log")"
+
+# 3. Every control caught by its own check.
+step selftest "$hostcb" self-test
+verdict selftest "$rc" "$(tail -n 1 "$out/selftest.log")"
+
+# 4. Broken layers' faults among correct layers' programs: the correct ones as alone.
+fuzz=(--filter 'fuzz/*' --axis seed=1-12 --axis ops=graph,all)
+step mixed "$hostcb" run --controls "${fuzz[@]}" --json "$out/mixed.json"
+mixed_rc=$rc
+"$hostcb" run "${fuzz[@]}" --axis forward=direct,graph_owned --json "$out/alone.json" >"$out/alone.log" 2>&1
+alone_rc=$?
+ok=$(( mixed_rc > 1 || alone_rc != 0 ))
+for layer in direct graph_owned; do
+  python3 scripts/same-verdicts.py --ids "fuzz/forward=$layer/*" "$out/alone.json" "$out/mixed.json" \
+    >>"$out/same-verdicts-mixed.log" 2>&1 || ok=1
+done
+verdict mixed "$ok" "controls and correct layers exit $mixed_rc ($(counts "$out/mixed.log")); correct layers alone exit $alone_rc; $(grep -c DIFFERS "$out/same-verdicts-mixed.log") correct-layer ids differ"
+
+# 5. The real layers with the shipped known bugs: green, the measured bugs as xfail.
+if ! skipped layers; then
+  specs=(cupy-cuda13x numba-cuda cuda-core)
+  step layers bash scripts/layers.sh -j auto --out "$out/layers" ${HOSTCB_LAYER_WHEELS:+--wheels "$HOSTCB_LAYER_WHEELS"} \
+    "${specs[@]}" -- --axis replays=2 --axis callbacks=5 --axis calls=5 --axis streams=16
+  verdict layers "$rc" "layers.sh exit $rc"
+  [ -f "$out/layers/summary.txt" ] && sed 's/^/  /' "$out/layers/summary.txt" | tee -a "$summary"
+fi
+
+# 6. The Python side: pytest and hostcb agree.
+if ! skipped python && [ -n "${HOSTCB_PY_WHEELS:-}" ]; then
+  step python bash scripts/python-gpu-check.sh "$out/python" "$HOSTCB_PY_WHEELS"
+  verdict python "$rc" "python-gpu-check exit $rc"
+  [ -f "$out/python/summary.txt" ] && sed 's/^/  /' "$out/python/summary.txt" | tee -a "$summary"
+fi
+
+note "gpu-verify: $([ $failed = 0 ] && echo 'every step passed' || echo 'FAILED'); logs in $out.tar.gz"
+tar czf "$out.tar.gz" --exclude='*/venv' --exclude='*/tools' --exclude='*/newer' --exclude='*/dist' "$out" 2>/dev/null
+exit "$failed"
