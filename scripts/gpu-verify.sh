@@ -89,7 +89,8 @@ verdict selftest "$rc" "$(tail -n 1 "$out/selftest.log")"
 fuzz=(--filter 'fuzz/*' --axis seed=1-12 --axis ops=graph,all)
 step mixed "$hostcb" run --controls "${fuzz[@]}" --json "$out/mixed.json"
 mixed_rc=$rc
-"$hostcb" run "${fuzz[@]}" --axis forward=direct,graph_owned --json "$out/alone.json" >"$out/alone.log" 2>&1
+timeout -k 5 "${limit[mixed]}" "$hostcb" run "${fuzz[@]}" --axis forward=direct,graph_owned --json "$out/alone.json" \
+  >"$out/alone.log" 2>&1
 alone_rc=$?
 ok=$(( mixed_rc > 1 || alone_rc != 0 ))
 for layer in direct graph_owned; do
