@@ -64,7 +64,11 @@ Result Runner::run(const Scenario& scenario) {
   // has run, before judging. A context left unusable is this scenario's doing: it is told
   // here, and no other scenario runs in it (the worker retires).
   if (family.needs_gpu || run.on_stand_in()) {
-    context_unusable_ = run.api().context_problem();
+    try {
+      context_unusable_ = run.context_api().context_problem();
+    } catch (const std::exception& e) {  // a harness defect: told, and nothing else runs here
+      context_unusable_ = str("the harness could not check the context: ", e.what());
+    }
     if (!context_unusable_.empty()) {
       result.properties.push_back({"context_after", context_unusable_});
       if (!family.fresh_process && error.empty())  // a fresh-process family breaks it on purpose
