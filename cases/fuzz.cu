@@ -279,9 +279,12 @@ class Executor {
     }
   }
 
-  // The one place a stream callback is added (the probe's StatusFn is its to change).
+  // The one place a stream callback is added (the probe's StatusFn is its to change). Each
+  // stream callback has a site of its own, declared with its stream: the probe checks that
+  // the call hands back that stream.
   void add_stream_callback(cudaStream_t stream, int site) {
-    forward_.add_stream_callback(api_, stream, Probe::status_fn(), probe_->user_data(site));
+    forward_.add_stream_callback(api_, stream, Probe::status_fn(),
+                                 probe_->stream_callback_user_data(static_cast<std::size_t>(site), stream));
   }
 
   void enqueue(const Item& item, cudaStream_t stream) {

@@ -15,9 +15,11 @@ LayerNeeds layer_needs(const fuzz::Program& program) {
     const bool own = op.kind == OpKind::capture && op.by_layer;
     std::vector<LayerOp>& here = own ? needs.in_own_capture : needs.elsewhere;
     if (own) need(here, LayerOp::capture);
-    for (const auto& item : op.items)
-      if (item.kind == ItemKind::host)
-        need(here, op.kind == OpKind::capture ? LayerOp::launch_host_func : LayerOp::add_host_node);
+    for (const auto& item : op.items) {
+      if (item.kind != ItemKind::host) continue;
+      need(here, op.kind == OpKind::capture ? LayerOp::launch_host_func : LayerOp::add_host_node);
+      if (own && item.stream > 0) need(here, LayerOp::launch_on_forked_stream);  // a side stream of its capture
+    }
     if (op.kind == OpKind::graph_set_host) need(here, LayerOp::graph_set_host_node);
     if (op.kind == OpKind::exec_set_host) need(here, LayerOp::exec_set_host_node);
     if (op.kind == OpKind::stream_callback) need(here, LayerOp::add_stream_callback);

@@ -179,9 +179,12 @@ Family topology_family() {
       return "capture_to_graph is a capture (into a graph that already holds a node)";
     if (p.get("shape") == "capture_to_graph" && p.get("build") == "capture_by_layer")
       return "capture_to_graph is CUDA's capture into a graph that already holds a node; a layer's capture makes a graph of its own";
-    // capture_to_graph adds its first host node itself, then captures after it.
-    return layer_lacks(p, p.get("shape") == "capture_to_graph" ? std::vector<LayerOp>{LayerOp::add_host_node}
-                                                                : std::vector<LayerOp>{});
+    // capture_to_graph adds its first host node itself, then captures after it; branches
+    // in the layer's own capture launches each host function on a side stream it forked.
+    std::vector<LayerOp> ops;
+    if (p.get("shape") == "capture_to_graph") ops.push_back(LayerOp::add_host_node);
+    if (p.get("shape") == "branches" && p.get("build") == "capture_by_layer") ops.push_back(LayerOp::launch_on_forked_stream);
+    return layer_lacks(p, ops);
   };
   family.control = [](const Params& p) { return oneshot_control(p, p.get_count("replays") >= 2); };
   family.requirements = [](const Params& p) {

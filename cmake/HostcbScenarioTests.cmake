@@ -1,6 +1,6 @@
 # hostcb_discover_scenarios([TARGET <executable>] [PREFIX <name>] [ADAPTERS <spec>...]
 #                           [FILTER <filter>] [AXES <name=values>...] [EXPECTATIONS <file>]
-#                           [LABELS <label>...] [MODE family|scenario])
+#                           [LABELS <label>...] [MODE family|scenario] [JOBS <n>])
 #
 # In the spirit of gtest_discover_tests: registers one CTest test per scenario that
 # `<executable> list --format json` names with the same adapters, filter and axes. The
@@ -21,17 +21,24 @@
 #                 then prints its own result from that file (`hostcb result`) and exits with
 #                 its status, so CTest pays one CUDA context per family. scenario: each
 #                 scenario's test is its own `hostcb run` (a fresh process each, about 0.2 s).
+#   JOBS          workers of each family run (its -j), and the CPUs its test claims from
+#                 `ctest -j` (PROCESSORS): 2 by default (HOSTCB_CTEST_JOBS). Family runs go
+#                 side by side under `ctest -j`; each worker is a CUDA context, and a GPU
+#                 holds a bounded number of them (`ctest -j 16` over runs of 16 workers
+#                 each ran out of device memory on an H200). A scenario that must have the
+#                 GPU to itself waits for its turn across all of them (runner/device_turn.hpp).
 #
 # Exit code 77 (skipped, e.g. no usable GPU) is a CTest skip, never a pass. A listing that
 # fails is one failing test, `<prefix>discovery`, with hostcb's message. No argument may
 # contain '|' (it separates arguments on the way to the family runs).
 set(HOSTCB_CTEST_MODE "family" CACHE STRING "how CTest runs scenarios: family (one run per family) or scenario")
 set_property(CACHE HOSTCB_CTEST_MODE PROPERTY STRINGS family scenario)
+set(HOSTCB_CTEST_JOBS "2" CACHE STRING "workers of each per-family CTest run (hostcb run -j), and the CPUs it claims")
 set(_HOSTCB_SCENARIO_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/hostcb_write_scenario_tests.cmake)
 set(_HOSTCB_FAMILY_RUN_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/hostcb_family_run.cmake)
 
 function(hostcb_discover_scenarios)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;PREFIX;FILTER;EXPECTATIONS;MODE" "ADAPTERS;AXES;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "TARGET;PREFIX;FILTER;EXPECTATIONS;MODE;JOBS" "ADAPTERS;AXES;LABELS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hostcb_discover_scenarios: unknown arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -43,6 +50,12 @@ function(hostcb_discover_scenarios)
   endif()
   if(NOT arg_MODE)
     set(arg_MODE "${HOSTCB_CTEST_MODE}")
+  endif()
+  if(NOT arg_JOBS)
+    set(arg_JOBS "${HOSTCB_CTEST_JOBS}")
+  endif()
+  if(NOT arg_JOBS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "hostcb_discover_scenarios: JOBS is a positive number, not '${arg_JOBS}'")
   endif()
   if(NOT arg_MODE MATCHES "^(family|scenario)$")
     message(FATAL_ERROR "hostcb_discover_scenarios: MODE is family or scenario, not '${arg_MODE}'")
@@ -79,6 +92,7 @@ set(HOSTCB_OPTIONS [==[${options}]==])
 set(HOSTCB_FILTER [==[${arg_FILTER}]==])
 set(HOSTCB_RUN_OPTIONS [==[${run_options}]==])
 set(HOSTCB_MODE [==[${arg_MODE}]==])
+set(HOSTCB_JOBS [==[${arg_JOBS}]==])
 set(HOSTCB_SCENARIO_PREFIX [==[${scenario_prefix}]==])
 set(HOSTCB_FAMILY_PREFIX [==[${family_prefix}]==])
 set(HOSTCB_LABELS [==[${arg_LABELS}]==])

@@ -1,15 +1,19 @@
 cmake_minimum_required(VERSION 3.24)
-# One family's run for CTest's per-family mode (cmake -P): `hostcb run -q --filter FILTER
-# --json RESULTS OPTIONS...`. Passes when the run wrote its results (exit 0, 1 or 77: the
+# One family's run for CTest's per-family mode (cmake -P): `hostcb run -q -j JOBS --filter
+# FILTER --json RESULTS OPTIONS...`. Passes when the run wrote its results (exit 0, 1 or 77: the
 # verdicts are the scenarios' own tests'); fails on a usage error or when no results file
 # came out, and then every scenario of the family fails with it. Inputs: HOSTCB_EXE,
 # FILTER (the family's scenarios of the selection), OPTIONS ('|'-separated: adapters,
-# axes, expectations), RESULTS.
+# axes, expectations), RESULTS, JOBS (its workers).
+if(NOT JOBS)
+  set(JOBS 1)  # a test file written before JOBS existed
+endif()
 file(REMOVE "${RESULTS}")  # never let a scenario read an earlier run's result
 get_filename_component(dir "${RESULTS}" DIRECTORY)
 file(MAKE_DIRECTORY "${dir}")
 string(REPLACE "|" ";" options "${OPTIONS}")
-execute_process(COMMAND "${HOSTCB_EXE}" run -q --filter "${FILTER}" --json "${RESULTS}" ${options} RESULT_VARIABLE rc)
+execute_process(COMMAND "${HOSTCB_EXE}" run -q -j "${JOBS}" --filter "${FILTER}" --json "${RESULTS}" ${options}
+                RESULT_VARIABLE rc)
 if(NOT EXISTS "${RESULTS}")
   message(FATAL_ERROR "hostcb run --filter '${FILTER}' exited ${rc} and wrote no results")
 endif()

@@ -1,7 +1,7 @@
 # Included by the file hostcb_discover_scenarios() generates, when ctest reads its tests:
 # turns `hostcb list` (one id a line, `family/axis=value/...`) into add_test() calls, written to HOSTCB_TESTS_FILE and
 # included. Inputs (set by that file): HOSTCB_EXE, HOSTCB_OPTIONS (adapters, axes),
-# HOSTCB_FILTER, HOSTCB_RUN_OPTIONS (expectations), HOSTCB_MODE, HOSTCB_SCENARIO_PREFIX,
+# HOSTCB_FILTER, HOSTCB_RUN_OPTIONS (expectations), HOSTCB_MODE, HOSTCB_JOBS, HOSTCB_SCENARIO_PREFIX,
 # HOSTCB_FAMILY_PREFIX, HOSTCB_LABELS, HOSTCB_RESULTS_DIR, HOSTCB_WORKING_DIR,
 # HOSTCB_FAMILY_RUN_SCRIPT, HOSTCB_CMAKE.
 cmake_policy(VERSION 3.24)  # ctest reads test files under the old policies; include() scopes this
@@ -48,7 +48,7 @@ foreach(_line IN LISTS _lines)
   set(_test "${HOSTCB_SCENARIO_PREFIX}${_id}")
   if(HOSTCB_MODE STREQUAL "scenario")
     _hostcb_exact_pattern("${_id}" _pattern)
-    set(_command "[==[${HOSTCB_EXE}]==] run --filter [==[${_pattern}]==]")
+    set(_command "[==[${HOSTCB_EXE}]==] run -j 1 --filter [==[${_pattern}]==]")
     foreach(_arg IN LISTS HOSTCB_OPTIONS HOSTCB_RUN_OPTIONS)
       string(APPEND _command " [==[${_arg}]==]")
     endforeach()
@@ -107,9 +107,11 @@ if(NOT HOSTCB_MODE STREQUAL "scenario")
     string(APPEND _content
       "add_test([==[${_test}]==] [==[${HOSTCB_CMAKE}]==] -D [==[HOSTCB_EXE=${HOSTCB_EXE}]==] "
       "-D [==[FILTER=${_family_filter}]==] -D [==[OPTIONS=${_options}]==] "
-      "-D [==[RESULTS=${HOSTCB_RESULTS_DIR}/${_family}.json]==] -P [==[${HOSTCB_FAMILY_RUN_SCRIPT}]==])\n"
+      "-D [==[RESULTS=${HOSTCB_RESULTS_DIR}/${_family}.json]==] -D [==[JOBS=${HOSTCB_JOBS}]==] "
+      "-P [==[${HOSTCB_FAMILY_RUN_SCRIPT}]==])\n"
       "set_tests_properties([==[${_test}]==] PROPERTIES LABELS [==[gpu;family;${_family};${HOSTCB_LABELS}]==] "
       "FIXTURES_SETUP [==[${_test}]==] SKIP_REGULAR_EXPRESSION [==[hostcb family run: nothing ran]==] "
+      "PROCESSORS ${HOSTCB_JOBS} "
       "WORKING_DIRECTORY [==[${HOSTCB_WORKING_DIR}]==] TIMEOUT 3600)\n")
   endforeach()
 endif()

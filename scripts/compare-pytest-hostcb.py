@@ -26,6 +26,25 @@ def pytest_outcome(case):
     return "passed"
 
 
+SEPARATORS = ":.[]"
+
+
+def normalized(text):
+    """pytest's JUnit turns '/' into '.' in the part of a node id before its first '['."""
+    return text.replace("/", ".")
+
+
+def scenario_of(case, by_key):
+    """The hostcb id a testcase stands for, or None. pytest's junitxml splits an item's node id
+    into classname and name in more than one way (at '::' and '[', with '/' made '.'), so the
+    id is looked for as a tail of both joined, starting after a separator."""
+    text = normalized("%s.%s" % (case.get("classname") or "", case.get("name") or ""))
+    for start in range(len(text)):
+        if (start == 0 or text[start - 1] in SEPARATORS) and text[start:] in by_key:
+            return by_key[text[start:]]
+    return None
+
+
 def main(argv):
     if len(argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
@@ -33,14 +52,20 @@ def main(argv):
     results = json.load(open(argv[1], encoding="utf-8"))
     forward = argv[3] if len(argv) == 4 else results["environment"]["adapters"][-1]["name"]
     hostcb = {r["id"]: r["status"] for r in results["results"] if r["params"].get("forward") == forward}
+    by_key = {normalized(i): i for i in hostcb}
     pytest = {}
+    unmatched = []  # hostcb items (they name a forward axis) that stand for no scenario of the run
     for case in ET.parse(argv[2]).getroot().iter("testcase"):
-        if case.get("classname", "").startswith("hostcb["):
-            pytest[case.get("name")] = pytest_outcome(case)
+        scenario = scenario_of(case, by_key)
+        if scenario is not None:
+            pytest[scenario] = pytest_outcome(case)
+        elif "forward=" in (case.get("name") or ""):
+            unmatched.append(case.get("name"))
     print("hostcb run:  %d scenarios through %s: %s" % (len(hostcb), forward, dict(collections.Counter(hostcb.values()))))
     print("pytest:      %d items: %s" % (len(pytest), dict(collections.Counter(pytest.values()))))
     differences = ["%s: hostcb %s, pytest %s" % (i, hostcb.get(i, "-"), pytest.get(i, "-"))
                    for i in sorted(set(hostcb) | set(pytest)) if EXPECTED.get(hostcb.get(i)) != pytest.get(i)]
+    differences += ["pytest item %s stands for no scenario of the run" % name for name in unmatched]
     for line in differences[:20]:
         print("  differs: " + line)
     print("agree" if not differences and hostcb else "%d differ" % len(differences))

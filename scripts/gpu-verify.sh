@@ -1,127 +1,120 @@
 #!/usr/bin/env bash
-# What maintainers run on a GPU machine before calling a GPU feature done. Builds natively
-# and records, in the folder given (default gpu-verify/):
-#   ctest.log      every test, the per-scenario ones included
-#   matrix.*       the default matrix (console log, JUnit, JSON) and its wall time
-#   middle.xml     the same matrix with a crashing and a hanging control in the middle
-#   selftest.log   every known-bad control and whether it was caught
-#   overhead.log   the harness's cost per launch against a bare host function
-#   sanitize.log   the default matrix under compute-sanitizer memcheck (device faults left out)
-#   asan.log       with HOSTCB_ASAN=1: an ASan+UBSan build, the oneshot control under it
-#   adapters.*     every family through the example adapter and, where built, the
-#                  cuda.bindings adapters (runtime and driver), with JUnit and JSON
-#   matrix-j1.log, selftest-j1.log   the same with one worker: the counts must be equal
-#   perf/, perf.log  scripts/perf.sh: issue 25's figures at -j 1 and -j auto (the table goes
-#                  into docs/verification.md; with HOSTCB_LAYER_WHEELS, the layers figure too)
-#   layers/        with HOSTCB_LAYER_WHEELS=DIR (one folder of cuda-bindings wheels per
-#                  version): scripts/layers.sh over them with the shipped known layer bugs
-#   python/        with HOSTCB_PY_WHEELS=DIR (scripts/device-wheels.sh's folder):
-#                  scripts/python-gpu-check.sh (needs HOSTCB_BUILD_DIR=build)
-# Needs no network. Set HOSTCB_CMAKE_ARGS for extra configure arguments.
+# The one-call GPU check: what maintainers run on a GPU machine before calling a GPU
+# feature done, made to fit one call of a lent machine (under 9 minutes on an H200 from a
+# fresh machine, the build included). Needs no network.
+#
+# Usage: scripts/gpu-verify.sh [OUT]        (default OUT gpu-verify)
+#        scripts/gpu-verify.sh --long [OUT] the long check (scripts/gpu-verify-long.sh):
+#                                           sanitizers, overhead, adapters, perf
+#
+# Steps, each under its own time limit (one that runs out is named and the next starts):
+#   test      the README's test command, `bash scripts/test.sh` (set up, build, ctest -j nproc)
+#   matrix    the README's matrix command, `bash scripts/run-matrix.sh` (-j auto)
+#   j1, shuffle1, shuffle2  the default matrix at -j 1 and in two shuffled orders; then
+#             scripts/same-verdicts.py: every id has one status in all four runs
+#   selftest  every known-bad control, caught by the check it exists for
+#   mixed     the fuzz controls of every known-bad layer (some fault the device) with the
+#             correct layers' programs among them: each correct layer's ids end as they do
+#             in a run of their own
+#   layers    scripts/layers.sh -j auto with the shipped known layer bugs, over each folder
+#             of $HOSTCB_LAYER_WHEELS (one per cuda-bindings version) and the image's CuPy,
+#             numba-cuda and cuda-core, with reduced axes
+#   python    scripts/python-gpu-check.sh with $HOSTCB_PY_WHEELS: pytest and hostcb agree
+# OUT/summary.log has one line per step (printed as it goes); OUT.tar.gz holds OUT.
+# HOSTCB_VERIFY_SKIP="layers python" leaves steps out; HOSTCB_VERIFY_LIMITS="test=300 j1=60"
+# sets steps' limits in seconds. Exit 0 when every step that ran passed, 1 otherwise.
 set -uo pipefail
+if [ "${1:-}" = --long ]; then shift; exec bash "$(dirname "$0")/gpu-verify-long.sh" "$@"; fi
+case "${1:-}" in -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; -*) echo "gpu-verify.sh: unknown option $1" >&2; exit 2 ;; esac
 cd "$(dirname "$0")/.."
 out="${1:-gpu-verify}"
-mkdir -p "$out"
-build="${HOSTCB_BUILD_DIR:-build-gpu}"
-hostcb="$build/hostcb"
+rm -rf "$out" && mkdir -p "$out"
+hostcb=build/hostcb
 summary="$out/summary.log"
+failed=0
 note() { echo "$*" | tee -a "$summary"; }
-# timed LOG CMD...: runs CMD with its output in LOG; prints "exit-code wall-seconds".
-timed() {
-  local log="$1" start end rc
+
+# The limits, in seconds: the sum stays under 9 minutes with the build in `test`.
+declare -A limit=([test]=240 [matrix]=60 [j1]=60 [shuffle1]=45 [shuffle2]=45 [selftest]=60 [mixed]=45
+                  [layers]=90 [python]=90)
+for setting in ${HOSTCB_VERIFY_LIMITS:-}; do limit[${setting%%=*}]=${setting#*=}; done
+skipped() { [[ " ${HOSTCB_VERIFY_SKIP:-} " == *" $1 "* ]]; }
+
+# step NAME CMD...: runs CMD under NAME's limit, its output in OUT/NAME.log; sets $rc and
+# notes the exit code and wall time (124: it ran out of time).
+step() {
+  local name="$1" start
   shift
   start=$(date +%s%N)
-  "$@" >"$log" 2>&1
+  timeout -k 5 "${limit[$name]}" "$@" >"$out/$name.log" 2>&1
   rc=$?
-  end=$(date +%s%N)
-  echo "$rc $(( (end - start) / 1000000 ))e-3"
+  wall=$(( ($(date +%s%N) - start) / 1000000 ))
+  wall="$((wall / 1000)).$(printf %03d $((wall % 1000))) s"
+  [ "$rc" = 124 ] && note "$name: STOPPED at its limit of ${limit[$name]} s"
 }
+# verdict NAME OK DETAIL: the step's summary line; a step that is not OK fails the check.
+verdict() {
+  if [ "$2" = 0 ]; then note "$1: ok ($wall): $3"; else note "$1: FAILED ($wall): $3"; failed=1; fi
+}
+counts() { grep -m1 -E '^[0-9]+ scenarios' "$1" || echo "no summary line (see $(basename "$1"))"; }
 
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$summary"
-if [ "${HOSTCB_ASAN:-0}" = 1 ]; then
-  cmake --preset asan -DHOSTCB_REQUIRE_XMLLINT=OFF ${HOSTCB_CMAKE_ARGS:-} >"$out/asan.log" 2>&1 &&
-    cmake --build --preset asan -j 8 >>"$out/asan.log" 2>&1 &
-  asan_build=$!
-fi
-{ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${HOSTCB_CMAKE_ARGS:-} &&
-  cmake --build "$build" -j 8; } >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+note "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1); $(git log -1 --format='%h %s' 2>/dev/null | cut -c1-72)"
 
-ctest --test-dir "$build" --output-on-failure -j 8 >"$out/ctest.log" 2>&1
-note "ctest exit $?: $(grep -E 'tests passed|tests failed' "$out/ctest.log")"
+# 1. The README's two commands.
+step test bash scripts/test.sh
+verdict test "$rc" "$(grep -E '^[0-9]+% tests passed' "$out/test.log" || tail -n 1 "$out/test.log")"
+grep -E '\*\*\*(Failed|Timeout|Exception)|Not Run' "$out/test.log" | head -n 20 | tee -a "$summary"
+[ -x "$hostcb" ] || { note "no $hostcb: nothing more can run"; tar czf "$out.tar.gz" "$out"; exit 1; }
+export HOSTCB_OUT="$out/matrix"
+step matrix bash scripts/run-matrix.sh
+verdict matrix "$rc" "$(counts "$out/matrix.log")"
 
-read rc wall < <(timed "$out/matrix.log" "$hostcb" run --junit "$out/matrix.xml" --json "$out/matrix.json")
-note "default matrix: exit $rc, wall ${wall} s: $(grep -E '^[0-9]+ scenarios' "$out/matrix.log")"
+# 2. The same verdicts whatever the order and the workers.
+step j1 "$hostcb" run -j 1 --json "$out/j1.json"
+verdict j1 "$rc" "$(counts "$out/j1.log")"
+for seed in 1 2; do
+  step "shuffle$seed" "$hostcb" run --shuffle="$seed" --json "$out/shuffle$seed.json"
+  verdict "shuffle$seed" "$rc" "$(counts "$out/shuffle$seed.log")"
+done
+wall="-"
+python3 scripts/same-verdicts.py "$out/matrix/hostcb.json" "$out/j1.json" "$out/shuffle1.json" "$out/shuffle2.json" \
+  >"$out/same-verdicts.log" 2>&1
+verdict same-verdicts $? "$(tail -n 1 "$out/same-verdicts.log")"
 
-# The default matrix again, with a crashing and a hanging control placed in the middle
-# (callback_fault runs right after replay).
-middle='replay/*:callback_fault/*fault=calls_cuda:callback_fault/api=runtime/forward=direct/fault=crashes:callback_fault/api=runtime/forward=direct/fault=blocks:stream_callback/*:capture_contract/*:device_fault/*'
-middle+='-*forward=oneshot*replays=2/*:*forward=oneshot*replays=5/*:*forward=oneshot*replays=100/*:callback_fault/*forward=oneshot*'
-read rc wall < <(timed "$out/middle.log" "$hostcb" run --controls --filter "$middle" --junit "$out/middle.xml")
-note "matrix with a crash and a hang in the middle: exit $rc, wall ${wall} s: $(grep -E '^[0-9]+ scenarios' "$out/middle.log")"
-grep -E "ERROR|FAILED" "$out/middle.log" | head -4 | tee -a "$summary"
-note "  testcases in middle.xml: $(grep -c '<testcase' "$out/middle.xml"), listed: $("$hostcb" list --controls --filter "$middle" | wc -l)"
+# 3. Every control caught by its own check.
+step selftest "$hostcb" self-test
+verdict selftest "$rc" "$(tail -n 1 "$out/selftest.log")"
 
-"$hostcb" self-test >"$out/selftest.log" 2>&1
-note "self-test exit $?: $(tail -n 1 "$out/selftest.log")"
+# 4. Broken layers' faults among correct layers' programs: the correct ones as alone.
+fuzz=(--filter 'fuzz/*' --axis seed=1-12 --axis ops=graph,all)
+step mixed "$hostcb" run --controls "${fuzz[@]}" --json "$out/mixed.json"
+mixed_rc=$rc
+timeout -k 5 "${limit[mixed]}" "$hostcb" run "${fuzz[@]}" --axis forward=direct,graph_owned --json "$out/alone.json" \
+  >"$out/alone.log" 2>&1
+alone_rc=$?
+ok=$(( mixed_rc > 1 || alone_rc != 0 ))
+for layer in direct graph_owned; do
+  python3 scripts/same-verdicts.py --ids "fuzz/forward=$layer/*" "$out/alone.json" "$out/mixed.json" \
+    >>"$out/same-verdicts-mixed.log" 2>&1 || ok=1
+done
+verdict mixed "$ok" "controls and correct layers exit $mixed_rc ($(counts "$out/mixed.log")); correct layers alone exit $alone_rc; $(grep -c DIFFERS "$out/same-verdicts-mixed.log") correct-layer ids differ"
 
-# One worker (-j 1) gives the counts the pool (-j auto, the default) gave.
-read rc wall < <(timed "$out/matrix-j1.log" "$hostcb" run -j 1)
-note "default matrix at -j 1: exit $rc, wall ${wall} s: $(grep -E '^[0-9]+ scenarios' "$out/matrix-j1.log")"
-"$hostcb" self-test -j 1 >"$out/selftest-j1.log" 2>&1
-note "self-test at -j 1 exit $?: $(tail -n 1 "$out/selftest-j1.log")"
-bash scripts/perf.sh --hostcb "$hostcb" --out "$out/perf" ${HOSTCB_LAYER_WHEELS:+--wheels "$HOSTCB_LAYER_WHEELS"} \
-  >"$out/perf.log" 2>&1
-note "scripts/perf.sh exit $?"
-if [ -n "${HOSTCB_LAYER_WHEELS:-}" ]; then
-  bash scripts/layers.sh -j auto --hostcb "$hostcb" --out "$out/layers" --wheels "$HOSTCB_LAYER_WHEELS" \
-    -- --axis replays=2 --axis callbacks=5 --axis calls=5 --axis streams=16 >"$out/layers.log" 2>&1
-  note "layers.sh with the shipped known layer bugs: exit $?"
-  tee -a "$summary" <"$out/layers/summary.txt"
-fi
-if [ -n "${HOSTCB_PY_WHEELS:-}" ]; then
-  bash scripts/python-gpu-check.sh "$out/python" "$HOSTCB_PY_WHEELS" >"$out/python.log" 2>&1
-  note "python-gpu-check exit $?"
-  tee -a "$summary" <"$out/python/summary.txt"
-fi
-
-"$hostcb" overhead --launches "${HOSTCB_OVERHEAD_LAUNCHES:-20000}" --rounds 9 >"$out/overhead.log" 2>&1
-cat "$out/overhead.log" | tee -a "$summary"
-
-if [ "${HOSTCB_ADAPTERS:-1}" = 1 ]; then
-  "$hostcb" run --adapter "$build/libhostcb_example_adapter.so" --filter '*forward=example*' \
-    >"$out/adapters-example.log" 2>&1
-  note "every family through the example adapter: exit $?: $(grep -E '^[0-9]+ scenarios' "$out/adapters-example.log")"
-  if [ -e "$build/libhostcb_python_runtime.so" ]; then
-    "$hostcb" run --adapter "$build/libhostcb_python_runtime.so" --adapter "$build/libhostcb_python_driver.so" \
-      --filter '*forward=cuda_bindings*' --junit "$out/adapters.xml" --json "$out/adapters.json" \
-      >"$out/adapters.log" 2>&1
-    note "every family through the cuda.bindings adapters: exit $?: $(grep -E '^[0-9]+ scenarios' "$out/adapters.log")"
-    grep -oE '"adapter\.[a-z_]+\.describe" value="[^"]*"' "$out/adapters.xml" | sort -u | tee -a "$summary"
-  fi
+# 5. The real layers with the shipped known bugs: green, the measured bugs as xfail.
+if ! skipped layers; then
+  specs=(cupy-cuda13x numba-cuda cuda-core)
+  step layers bash scripts/layers.sh -j auto --out "$out/layers" ${HOSTCB_LAYER_WHEELS:+--wheels "$HOSTCB_LAYER_WHEELS"} \
+    "${specs[@]}" -- --axis replays=2 --axis callbacks=5 --axis calls=5 --axis streams=16
+  verdict layers "$rc" "layers.sh exit $rc"
+  [ -f "$out/layers/summary.txt" ] && sed 's/^/  /' "$out/layers/summary.txt" | tee -a "$summary"
 fi
 
-if [ "${HOSTCB_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
-  # Memory errors only, then again listing the CUDA API errors by kind: the contract
-  # scenarios provoke some on purpose (capture_contract 900/901, calls_cuda 800).
-  compute-sanitizer --tool memcheck --report-api-errors no --target-processes all \
-    "$hostcb" run --filter '-device_fault/*' >"$out/sanitize.log" 2>&1
-  note "compute-sanitizer memcheck (memory errors) exit $?: $(grep -E '^[0-9]+ scenarios' "$out/sanitize.log")"
-  grep -h "ERROR SUMMARY" "$out/sanitize.log" | sort | uniq -c | tee -a "$summary"
-  compute-sanitizer --tool memcheck --target-processes all "$hostcb" run --filter '-device_fault/*' \
-    >"$out/sanitize-api.log" 2>&1
-  note "compute-sanitizer memcheck with API errors reported: exit $?"
-  grep -h "ERROR SUMMARY" "$out/sanitize-api.log" | sort | uniq -c | tee -a "$summary"
-  grep -hoE "Program hit [A-Za-z_]+ \(error [0-9]+\) due to \"[^\"]*\" on CUDA API call to [A-Za-z_]+" \
-    "$out/sanitize-api.log" | sort | uniq -c | tee -a "$summary"
+# 6. The Python side: pytest and hostcb agree.
+if ! skipped python && [ -n "${HOSTCB_PY_WHEELS:-}" ]; then
+  step python bash scripts/python-gpu-check.sh "$out/python" "$HOSTCB_PY_WHEELS"
+  verdict python "$rc" "python-gpu-check exit $rc"
+  [ -f "$out/python/summary.txt" ] && sed 's/^/  /' "$out/python/summary.txt" | tee -a "$summary"
 fi
 
-if [ "${HOSTCB_ASAN:-0}" = 1 ]; then
-  wait "$asan_build" || { note "asan build failed"; tail -20 "$out/asan.log"; exit 1; }
-  export ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0
-  build-asan/hostcb run >>"$out/asan.log" 2>&1
-  note "ASan+UBSan build, default matrix: exit $?: $(grep -E '^[0-9]+ scenarios' "$out/asan.log" | tail -1)"
-  build-asan/hostcb run --controls --filter 'replay/api=runtime/forward=oneshot/build=capture_global/replays=2/sync=each' \
-    >>"$out/asan.log" 2>&1
-  note "ASan+UBSan build, oneshot control: exit $?"
-  grep -E "ERROR|sanitizer:|heap-use-after-free|READ of size|freed by thread|#[0-3] " "$out/asan.log" | head -14 | tee -a "$summary"
-fi
+note "gpu-verify: $([ $failed = 0 ] && echo 'every step passed' || echo 'FAILED'); logs in $out.tar.gz"
+tar czf "$out.tar.gz" --exclude='*/venv' --exclude='*/tools' --exclude='*/newer' --exclude='*/dist' "$out" 2>/dev/null
+exit "$failed"

@@ -24,7 +24,7 @@ bad=0
 for leaver in $leavers; do
   for family in $families; do
     [ "$family" = "$leaver" ] && continue
-    "$hostcb" run -q --isolate worker --repeat 2 --filter "$leaver/*:$family/*" >"$work/run.log" 2>&1
+    "$hostcb" run -q -j 2 --isolate worker --repeat 2 --filter "$leaver/*:$family/*" >"$work/run.log" 2>&1
     rc=$?
     if [ $rc -eq 77 ]; then
       grep '^exit 77' "$work/run.log"

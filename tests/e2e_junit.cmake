@@ -15,7 +15,7 @@ string(REGEX REPLACE "\t[^\n]*" "" listing "${listing}")  # notes such as "(need
 string(REPLACE "\n" ";" ids "${listing}")
 list(LENGTH ids expected)
 
-execute_process(COMMAND "${HOSTCB_EXE}" run --junit "${xml}" --json "${json}"
+execute_process(COMMAND "${HOSTCB_EXE}" run -j 4 --junit "${xml}" --json "${json}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 AND NOT rc EQUAL 77)
   message(FATAL_ERROR "hostcb run exited ${rc}\n${out}\n${err}")

@@ -6,6 +6,9 @@
 # Usage: e2e_launch_scope.sh HOSTCB ADAPTER_SPEC NAME [FAMILY]
 # With FAMILY (a layer with every operation, so its host nodes may go anywhere): only that
 # the scope excludes some of FAMILY's scenarios, which the family decides one by one (fuzz).
+# With FAMILY=own_capture_stream (LAUNCH_SCOPE "own_capture_stream"): besides, topology's
+# branches in the layer's capture (host functions on forked side streams) are excluded,
+# naming that, while its chain in the layer's capture runs.
 set -u
 hostcb=$1 spec=$2 name=$3 family=${4:-}
 json=$("$hostcb" list --adapter "$spec" --format json --filter "*forward=$name/*" 2>&1) || { echo "FAIL: list: $json"; exit 1; }
@@ -20,7 +23,14 @@ by_layer = [i for i in runnable if in_own_capture(i)]
 other = [i for i in runnable if not in_own_capture(i) and not i.startswith(("contracts/", "capture_contract/"))]
 scoped = [x for x in s if "only in a capture it began" in x["excluded"]]
 print(f"{name}: {len(runnable)} runnable ({len(by_layer)} capture_by_layer), {len(scoped)} excluded by scope")
-if family:
+if family == "own_capture_stream":
+    forked = [x["id"] for x in s if "side stream forked into its own capture" in x["excluded"]]
+    if not [i for i in forked if i.startswith("topology/") and "shape=branches/build=capture_by_layer" in i]:
+        sys.exit("FAIL: topology's branches in the layer's capture are not excluded for their side streams")
+    if not [i for i in by_layer if i.startswith("topology/") and "shape=chain/build=capture_by_layer" in i]:
+        sys.exit("FAIL: topology's chain in the layer's capture does not run")
+    print(f"{name}: {len(forked)} excluded for launching on a side stream of its capture")
+elif family:
     if not [x for x in scoped if x["id"].startswith(family + "/")]:
         sys.exit(f"FAIL: the scope excludes none of {family}'s scenarios")
     sys.exit(0)

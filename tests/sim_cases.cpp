@@ -92,6 +92,28 @@ Family fault_status_family() {
   return family;
 }
 
+// A scenario that leaves the whole context with a sticky error, as a device fault through
+// a broken layer does: it ends in error, naming the error; its worker retires, and every
+// scenario after it runs in a fresh one, as if it had never run (tests/e2e_sticky_context.sh).
+Family leaves_fault_family() {
+  constexpr int kFault = 700;  // cudaErrorIllegalAddress's number
+  Family family;
+  family.name = "sim_leaves_fault";
+  family.summary = "one host function, then the CPU stand-in's context is left holding a sticky error, as a device fault leaves it";
+  family.needs_gpu = false;
+  family.axes = {Axis::count("copy", {1}, 10000)};
+  family.body = [](ScenarioRun& run) {
+    run.use_api(sim::api());
+    const GraphApi& api = run.api();
+    Probe& probe = run.make_probe(1, 1);
+    Stream stream = api.make_stream();
+    run.set_launch(1, 1);
+    api.launch_host_func(stream.get(), Probe::host_fn(), probe.user_data(0));
+    sim::fail_context(kFault);
+  };
+  return family;
+}
+
 }  // namespace
 
 void register_sim_cases(Registry& registry) {
@@ -105,6 +127,7 @@ void register_sim_cases(Registry& registry) {
   registry.add(on_the_cpu(cases::stream_callback_family(), held_gate));
   registry.add(on_the_cpu(cases::stream_host_func_family(), held_gate));
   registry.add(fault_status_family());
+  registry.add(leaves_fault_family());
 }
 
 }  // namespace hostcb::stub

@@ -113,6 +113,12 @@ struct SimEvent {
   std::vector<Node*> tail;
 };
 
+int g_context_error = 0;  // fail_context's: every stream's sticky error from then on
+int sticky_of(cudaStream_t stream) {
+  const int own = reinterpret_cast<const SimStream*>(stream)->sticky;
+  return g_context_error ? g_context_error : own;
+}
+
 SimGraph* as_graph(cudaGraph_t graph) { return reinterpret_cast<SimGraph*>(graph); }
 SimExec* as_exec(cudaGraphExec_t exec) { return reinterpret_cast<SimExec*>(exec); }
 SimStream* as_stream(cudaStream_t stream) { return reinterpret_cast<SimStream*>(stream); }
@@ -214,7 +220,7 @@ class SimApi final : public GraphApi {
 
   ApiResult try_launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const override {
     SimStream* s = as_stream(stream);
-    if (s->sticky) return sim_result(s->sticky, "launch_host_func");
+    if (int sticky = sticky_of(stream)) return sim_result(sticky, "launch_host_func");
     if (Capture* capture = capturing(stream)) {
       if (capture->invalidated) return sim_result(kCaptureInvalidated, "launch_host_func");
       Node* node = add_node(*capture->graph, {}, Node::Kind::host);
@@ -231,7 +237,7 @@ class SimApi final : public GraphApi {
       capture->invalidated = true;
       return sim_result(kCaptureUnsupported, "add_stream_callback");
     }
-    fn(stream, as_stream(stream)->sticky, user_data);
+    fn(stream, sticky_of(stream), user_data);
     return {0, "success"};
   }
 
@@ -243,13 +249,13 @@ class SimApi final : public GraphApi {
   }
   void launch(cudaGraphExec_t exec, cudaStream_t stream) const override {
     if (capturing(stream)) not_simulated("launches into a capture");
-    if (int sticky = as_stream(stream)->sticky) fail("launch", sticky);
+    if (int sticky = sticky_of(stream)) fail("launch", sticky);
     const auto& calls = as_exec(exec)->calls;
     for (std::size_t i = 0; i < calls.size(); ++i) calls[i].params.fn(calls[i].params.user_data);
   }
   void upload(cudaGraphExec_t, cudaStream_t) const override {}
   ApiResult try_synchronize(cudaStream_t stream) const override {
-    return sim_result(as_stream(stream)->sticky, "synchronize");
+    return sim_result(sticky_of(stream), "synchronize");
   }
   ApiResult query_stream(cudaStream_t) const override { return {0, "success"}; }
   std::string error_name(int code) const override { return name_of(code); }
@@ -298,6 +304,7 @@ class SimApi final : public GraphApi {
   }
 
   Stream make_stream() const override {
+    if (g_context_error) fail("make_stream", g_context_error);
     return Stream(reinterpret_cast<cudaStream_t>(new SimStream), &destroy_stream);
   }
   Event make_event() const override { return Event(reinterpret_cast<cudaEvent_t>(new SimEvent), &destroy_event); }
@@ -322,6 +329,10 @@ class SimApi final : public GraphApi {
                                   std::size_t) const override {
     not_simulated("copies");
   }
+  std::string context_problem() const override {
+    return g_context_error ? str("the context holds ", name_of(g_context_error)) : "";
+  }
+
   ApiResult try_instantiate_for_device_launch(cudaGraph_t, GraphExec&, int&) const override {
     not_simulated("device launch");
   }
@@ -338,5 +349,7 @@ const GraphApi& api() {
 }
 
 void fail_stream(cudaStream_t stream, int code) { as_stream(stream)->sticky = code; }
+
+void fail_context(int code) { g_context_error = code; }
 
 }  // namespace hostcb::sim

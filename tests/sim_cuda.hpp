@@ -7,7 +7,8 @@
 // the graph, its clones and every exec made from them; destroyed when the last goes) and
 // stream callbacks. Everything runs at once on the calling thread: a launch calls its
 // host nodes in the order they were added (an order every edge respects), a stream
-// callback is called when it is enqueued, with its stream's sticky error (fail_stream).
+// callback is called when it is enqueued, with its stream's sticky error (fail_stream,
+// fail_context).
 // No kernels, copies, conditional nodes or devices: a body that needs them throws
 // std::logic_error, and the families here exclude the combinations that do. One thread
 // at a time.
@@ -21,5 +22,10 @@ const GraphApi& api();
 // From now on stream callbacks enqueued on `stream` receive `code`, and synchronizing it
 // returns it (a sticky error, as an earlier fault leaves one).
 void fail_stream(cudaStream_t stream, int code);
+
+// From now on the whole context holds `code`, as a device fault leaves it: every stream
+// has it, no stream can be made, and context_problem() says so. It lasts as long as the
+// process, as CUDA's does (a worker that saw it must retire).
+void fail_context(int code);
 
 }  // namespace hostcb::sim

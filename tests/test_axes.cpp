@@ -234,7 +234,7 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   // update, topology less capture_to_graph, concurrency, multi_gpu); forgets_side_streams in
   // topology's branches with 2 and 5 launches; the four update layers in the leaves_others
   // cases; the stream callback layers in stream_callback and in device_fault's three
-  // stream-callback cases.
+  // stream-callback cases; ignores_capture_mode in concurrency's captures by the layer.
   std::map<std::string, std::size_t> by_layer;
   for (const auto& s : controls) ++by_layer[s.params.has("forward") ? s.params.get("forward") : ""];
   CHECK(by_layer["frees_capture_at_end"] == 16 + 16 + 30 + 36 + 18 + 16 + 6);
@@ -246,7 +246,8 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   CHECK(by_layer["hands_other_stream"] == 2 * 2 * 3 + 2 * 2 * 3);
   CHECK(by_layer["drops_status"] == 2 * 2 * 3);
   CHECK(by_layer["hands_other_user_data"] == 2 * 2 * 3 + 2 * 2 * 3);
-  CHECK(controls.size() == oneshot + fuzz_all + 138 + 4 + 18 * 3 + 12 + 24 + 12 + 24);
+  CHECK(by_layer["ignores_capture_mode"] == 2 * 2 * 4);
+  CHECK(controls.size() == oneshot + fuzz_all + 138 + 4 + 18 * 3 + 12 + 24 + 12 + 24 + 16);
   for (const auto& s : controls) CHECK(s.control.has_value());
 }
 

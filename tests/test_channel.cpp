@@ -52,3 +52,34 @@ TEST_CASE("drain empties the channel and resets the dropped count", "[channel]")
   CHECK(first.dropped == 1);
   CHECK(channel.drain().total() == 0);
 }
+
+TEST_CASE("past its capacity the channel still keeps the first failure of each check it has not seen", "[channel]") {
+  // A layer that hands 100 stream callbacks a foreign userData fails 100 [count] checks
+  // first; the one [userdata] line that says what it did wrong must survive them.
+  FailureChannel channel(32);
+  for (int i = 0; i < 100; ++i) channel.push({"s", -1, "runner", "", 0, "[count] host function #" + std::to_string(i)});
+  channel.push({"s", -1, "runner", "", 0, "[userdata] 100 call(s) carried a userData that is no host function"});
+  channel.push({"s", -1, "runner", "", 0, "[userdata] a second one"});
+  channel.push({"s", -1, "runner", "", 0, "no tag at all"});
+  DrainedFailures drained = channel.drain();
+  REQUIRE(drained.kept.size() == 33);
+  CHECK(drained.kept.back().message.rfind("[userdata] 100", 0) == 0);
+  CHECK(drained.dropped == 70);  // 68 [count], the second [userdata], the untagged one
+  CHECK(drained.total() == 103);
+}
+
+TEST_CASE("the failures kept past the capacity for their check are bounded", "[channel]") {
+  FailureChannel channel(1);
+  channel.push({"s", -1, "", "", 0, "[count] first"});
+  for (int i = 0; i < 100; ++i) channel.push({"s", -1, "", "", 0, "[check" + std::string(1, char('a' + i % 26)) + std::to_string(i) + "] x"});
+  DrainedFailures drained = channel.drain();
+  CHECK(drained.kept.size() == 1 + FailureChannel::kMaxLateChecks);
+  CHECK(drained.total() == 101);
+}
+
+TEST_CASE("a failure's leading check tag", "[channel]") {
+  CHECK(leading_check_tag("[userdata] x") == "[userdata]");
+  CHECK(leading_check_tag("x [userdata]").empty());
+  CHECK(leading_check_tag("[unclosed").empty());
+  CHECK(leading_check_tag("").empty());
+}

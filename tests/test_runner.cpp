@@ -194,3 +194,14 @@ TEST_CASE("the driver's version string is read from the kernel module's /proc te
 TEST_CASE("a /proc text whose module line has no version gives none, not a later line's number", "[environment]") {
   CHECK(parse_proc_driver_version("NVRM version: NVIDIA UNIX Kernel Module\nGCC version:  gcc version 13.3.0\n").empty());
 }
+
+TEST_CASE("the context is checked through CUDA's answer, whatever axes a family has", "[runner]") {
+  // fuzz has no `api` axis (its programs name theirs): on the H200 asking api() after its
+  // body threw, and every fuzz scenario's worker died with it.
+  Family family;
+  Scenario scenario = cpu_scenario(family, [](ScenarioRun&) {});
+  ActiveScenario active(scenario.id);
+  ScenarioRun run(scenario, active, 0);
+  CHECK_THROWS(run.api());  // no api axis to name one
+  CHECK(std::string(run.context_api().name()) == "runtime");
+}

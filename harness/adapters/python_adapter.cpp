@@ -300,16 +300,18 @@ bool load_module(const std::string& name) {
     ok = text_of(py.PyObject_GetAttrString(module, "NAME"), name + ".NAME", g_name);
   else if (ok)
     g_name = name.substr(name.rfind('.') + 1);
-  // LAUNCH_SCOPE = "own_capture": launch_host_func works only inside the module's capture.
+  // LAUNCH_SCOPE = "own_capture": launch_host_func works only inside the module's capture;
+  // "own_capture_stream": only there, on the stream begin_capture was given (adapter.h).
   g_adapter.launch_scope = HOSTCB_LAUNCH_ANYWHERE;
   if (ok && py.PyObject_HasAttrString(module, "LAUNCH_SCOPE")) {
     std::string scope;
     ok = text_of(py.PyObject_GetAttrString(module, "LAUNCH_SCOPE"), name + ".LAUNCH_SCOPE", scope);
-    if (ok && scope != "anywhere" && scope != "own_capture") {
-      t_last_error = name + ".LAUNCH_SCOPE is '" + scope + "'; it is 'anywhere' or 'own_capture'";
+    if (ok && scope != "anywhere" && scope != "own_capture" && scope != "own_capture_stream") {
+      t_last_error = name + ".LAUNCH_SCOPE is '" + scope + "'; it is 'anywhere', 'own_capture' or 'own_capture_stream'";
       ok = false;
     }
     if (ok && scope == "own_capture") g_adapter.launch_scope = HOSTCB_LAUNCH_IN_OWN_CAPTURE;
+    if (ok && scope == "own_capture_stream") g_adapter.launch_scope = HOSTCB_LAUNCH_ON_OWN_CAPTURE_STREAM;
   }
   py.Py_DecRef(module);
   if (!ok) return false;

@@ -131,8 +131,13 @@ InProcessRun RunSession::run_in_process(const Scenario& scenario, int device) {
     on_device.selected_device = device;
     runner = std::make_unique<Runner>(on_device);
   }
+  if (auto left = unusable_after_.find(device); left != unusable_after_.end())
+    return {skipped_result(scenario, SkipCause::not_reached, left->second), {}};
   InProcessRun ran{runner->run(scenario), {}};
   ran.orphans = in_process_orphans_.take();
+  if (!runner->context_unusable().empty())
+    unusable_after_[device] = str("not run: ", scenario.id, " left this process's context unusable (",
+                                  runner->context_unusable(), "), and --isolate none has no fresh one to give");
   return ran;
 }
 

@@ -106,6 +106,9 @@ class RunSession {
   StopPolicy stop_;
   std::map<int, std::unique_ptr<Runner>> runners_;  // --isolate none: one per device
   std::map<int, Environment> device_envs_;          // what each runner sees
+  // --isolate none: a device whose context a scenario left unusable, and which one did;
+  // this process has no fresh context to give the scenarios after it.
+  std::map<int, std::string> unusable_after_;
   OrphanTally in_process_orphans_;
   SessionOutcome outcome_;
   std::size_t planned_ = 0, reported_ = 0;

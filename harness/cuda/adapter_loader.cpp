@@ -47,7 +47,7 @@ class AdapterForwarder final : public Forwarder {
       : table_(table), name_(std::move(name)), describe_(std::move(describe)) {}
   const char* name() const override { return name_.c_str(); }
   std::string describe() const override { return describe_; }
-  bool launches_only_in_own_capture() const override { return table_.launch_scope == HOSTCB_LAUNCH_IN_OWN_CAPTURE; }
+  bool launches_only_in_own_capture() const override { return table_.launch_scope != HOSTCB_LAUNCH_ANYWHERE; }
   bool has(LayerOp op) const override {
     switch (op) {
       case LayerOp::launch_host_func: return table_.launch_host_func != nullptr;
@@ -56,6 +56,8 @@ class AdapterForwarder final : public Forwarder {
       case LayerOp::capture: return table_.begin_capture != nullptr && table_.end_capture != nullptr;
       case LayerOp::graph_set_host_node: return table_.graph_set_host_node != nullptr;
       case LayerOp::exec_set_host_node: return table_.exec_set_host_node != nullptr;
+      case LayerOp::launch_on_forked_stream:
+        return table_.launch_host_func != nullptr && table_.launch_scope != HOSTCB_LAUNCH_ON_OWN_CAPTURE_STREAM;
     }
     return false;
   }
@@ -240,6 +242,10 @@ AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
   // Only what the plugin has: members past its struct_size (a version-1 plugin's) stay NULL.
   hostcb_adapter copy{};
   std::memcpy(&copy, table, std::min<std::size_t>(table->struct_size, sizeof copy));
+  if (copy.launch_scope > HOSTCB_LAUNCH_ON_OWN_CAPTURE_STREAM) {
+    if (table->teardown) table->teardown();  // init ran: a refused adapter is torn down
+    throw fail(str("its launch_scope is ", copy.launch_scope, "; it is 0 (anywhere), 1 (in its own capture) or 2 (on its own capture's stream)"));
+  }
   AdapterInfo info;
   info.name = name;
   info.path = s.path;

@@ -6,6 +6,9 @@
 //                         began it for a plain stream, and frees a host function's record
 //                         after its first call: a side stream the capture reached through an
 //                         event (topology/shape=branches) breaks on the graph's second launch
+//   ignores_capture_mode  begins every capture of its own in global mode, whatever mode it is
+//                         asked for: threads that capture at once through it (concurrency's
+//                         thread-local captures) break each other's captures
 // All else is right (KeepsRecords).
 #include <map>
 #include <set>
@@ -94,12 +97,21 @@ class ForgetsSideStreams final : public KeepsRecords {
   std::set<cudaStream_t> capturing_;  // the streams its own captures began on
 };
 
+class IgnoresCaptureMode final : public KeepsRecords {
+ public:
+  const char* name() const override { return "ignores_capture_mode"; }
+  void begin_capture(const GraphApi& api, cudaStream_t stream, CaptureMode) override {
+    api.begin_capture(stream, CaptureMode::global);  // the bug: the mode asked for is dropped
+  }
+};
+
 }  // namespace
 
 std::vector<std::unique_ptr<Forwarder>> make_capture_controls() {
   std::vector<std::unique_ptr<Forwarder>> layers;
   layers.push_back(std::make_unique<FreesCaptureAtEnd>());
   layers.push_back(std::make_unique<ForgetsSideStreams>());
+  layers.push_back(std::make_unique<IgnoresCaptureMode>());
   return layers;
 }
 

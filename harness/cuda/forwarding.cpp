@@ -30,6 +30,7 @@ const char* layer_op_name(LayerOp op) {
     case LayerOp::capture: return "begin_capture/end_capture";
     case LayerOp::graph_set_host_node: return "graph_set_host_node";
     case LayerOp::exec_set_host_node: return "exec_set_host_node";
+    case LayerOp::launch_on_forked_stream: return "launch_host_func on a side stream forked into its own capture";
   }
   return "?";
 }

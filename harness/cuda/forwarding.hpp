@@ -36,6 +36,9 @@ enum class LayerOp {
   capture,  // begin_capture and end_capture
   graph_set_host_node,
   exec_set_host_node,
+  // launch_host_func inside the layer's own capture, on a side stream that joined it
+  // through an event rather than the stream begin_capture was given
+  launch_on_forked_stream,
 };
 // The operation's name as the adapter ABI spells it ("begin_capture/end_capture" for capture).
 const char* layer_op_name(LayerOp op);

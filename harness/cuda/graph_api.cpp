@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "cuda/cuda_check.hpp"
+#include "model/errors.hpp"
 
 namespace hostcb {
 
@@ -33,6 +34,34 @@ void GraphApi::synchronize(cudaStream_t stream) const { check(try_synchronize(st
 
 void GraphApi::add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const {
   check(try_add_stream_callback(stream, fn, user_data));
+}
+
+std::string GraphApi::context_problem() const {
+  // The wait: every callback a scenario enqueued has run, and an asynchronous error is here.
+  const cudaError_t idle = cudaDeviceSynchronize();
+  (void)cudaGetLastError();  // a non-sticky error belongs to the call that made it: cleared
+  if (idle != cudaSuccess) {
+    // A sticky error answers every call the same way, however often it is asked.
+    const cudaError_t again = cudaDeviceSynchronize();
+    (void)cudaGetLastError();
+    if (again != cudaSuccess)
+      return str("the context holds ", runtime_error_name(again), " (", static_cast<int>(again),
+                 "): cudaDeviceSynchronize() fails");
+    return str("cudaDeviceSynchronize() returned ", runtime_error_name(idle), " (", static_cast<int>(idle), ")");
+  }
+  // An allocation is what a capture left open in global mode (any thread's) forbids, and
+  // what a context that can do no more work cannot do.
+  void* probe = nullptr;
+  const cudaError_t made = cudaMalloc(&probe, 1);
+  (void)cudaGetLastError();
+  if (made != cudaSuccess)
+    return str("cudaMalloc(&probe, 1) returned ", runtime_error_name(made), " (", static_cast<int>(made),
+               "): a capture left open, or a context that can do no more work");
+  const cudaError_t freed = cudaFree(probe);
+  (void)cudaGetLastError();
+  if (freed != cudaSuccess)
+    return str("cudaFree(probe) returned ", runtime_error_name(freed), " (", static_cast<int>(freed), ")");
+  return "";
 }
 
 CaptureMode parse_capture_mode(const std::string& name) {

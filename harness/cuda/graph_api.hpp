@@ -137,6 +137,13 @@ class GraphApi {
   virtual cudaGraph_t add_conditional_node(cudaGraph_t graph, ConditionalKind kind, unsigned default_value) const = 0;
   // Unchecked instantiate (flags 0).
   virtual ApiResult try_instantiate(cudaGraph_t graph, GraphExec& exec_out) const = 0;
+
+  // After a scenario: why this process's context can run no further scenario (a sticky
+  // error such as a device fault leaves, or a capture left open that breaks every other
+  // thread's calls), or empty when it can. Waits for the device to be idle first. Both
+  // APIs share the primary context, so CUDA's answer is written once (graph_api.cpp); a
+  // CPU stand-in answers for its own.
+  virtual std::string context_problem() const;
 };
 
 // begin(), enqueue(), end(): a capture on `stream` whoever begins and ends it. If

@@ -9,8 +9,8 @@
 //                       replaced and its jobs after the one it died in go on (the default)
 //   --isolate scenario  a fresh worker for every scenario, `workers` at a time
 //
-// A scenario that must have the device to itself (runs_alone) runs with no other worker
-// beside it, whatever -j says.
+// A scenario that must have the device to itself (runs_alone, model/family.hpp) runs with
+// no other worker beside it, whatever -j says (and, across processes, runner/device_turn.hpp).
 //
 // The supervisor itself holds no CUDA context.
 #pragma once
@@ -30,12 +30,6 @@ namespace hostcb {
 enum class Isolation { none, worker, scenario };
 inline constexpr EnumTable<Isolation, 3> kIsolations{
     "--isolate", {{{Isolation::none, "none"}, {Isolation::worker, "worker"}, {Isolation::scenario, "scenario"}}}};
-
-// Whether a scenario must run with nothing beside it: a family that breaks its CUDA
-// context on purpose (fresh_process) does. Measured on the H200 (docs/cuda-facts.md):
-// device faults in several processes at once lose a kernel in flight in another context
-// now and then, and they serialize on the GPU anyway.
-inline bool runs_alone(const Scenario& scenario) { return scenario.family->fresh_process; }
 
 // One scenario to run on one device: what a session hands the supervisor.
 struct Job {

@@ -80,8 +80,9 @@ WorkerSession::WorkerSession(std::vector<const Scenario*> scenarios, int device,
 double WorkerSession::limit() const {
   // A started scenario has its time limit from its start. Before that the worker may be
   // starting up (loading adapters, creating a CUDA context), which is not the scenario's
-  // time; it gets a startup allowance. Once every result is in, a worker gets 10 s to exit.
-  if (pos_ >= scenarios_.size()) return kExitAllowance;
+  // time; it gets a startup allowance. Once every result is in (or it retires), a worker
+  // gets 10 s to exit.
+  if (pos_ >= scenarios_.size() || retired_) return kExitAllowance;
   double own = timeout_of(*scenarios_[pos_], options_);
   return started_ ? own : std::max(options_.startup_allowance_s, own);
 }
@@ -110,7 +111,7 @@ std::size_t WorkerSession::run(const Deliver& on_result, const Started& on_start
   else
     drain_after_exit();
   const int status = reap_worker(worker_);
-  if (pos_ >= scenarios_.size()) return pos_;
+  if (pos_ >= scenarios_.size() || retired_) return pos_;  // a retired worker's rest go to a fresh one
   if (interrupted_) {
     // Stopped in flight: skipped, with the time it had run (nothing when it had not begun).
     if (started_) {
@@ -145,7 +146,7 @@ void WorkerSession::pump() {
   if (left_ms <= 0 && stopping(options_)) return stop_for_interrupt();  // skipped, not blamed for a timeout
   if (left_ms <= 0) {
     const auto index = static_cast<std::int64_t>(pos_);
-    if (pos_ >= scenarios_.size())
+    if (pos_ >= scenarios_.size() || retired_)
       kill(-worker_.pid, SIGKILL);  // every result is in: a worker stuck in teardown just goes
     else if (started_)
       kill_worker(str("timed out ", where_it_was(progress_.cell(), index), " after ", std::round(limit() * 10) / 10, " s",
@@ -218,9 +219,25 @@ void WorkerSession::handle_event(const protocol::Event& event) {
     return;
   }
   if (event.result.id != scenarios_[pos_]->id) throw std::invalid_argument("result for " + event.result.id);
-  deliver_(pos_++, event.result);
+  Result result = event.result;
+  if (!event.retire.empty()) {
+    // Its context can run nothing more: no scenario goes to it after this one.
+    result.properties.push_back({"worker_retired", "the worker ran nothing after this scenario: " + event.retire});
+    retire();
+  }
+  deliver_(pos_++, std::move(result));
   started_ = false;
   since_ = Clock::now();
+}
+
+void WorkerSession::retire() {
+  retired_ = true;
+  feed_ = nullptr;
+  commands_.clear();
+  if (worker_.commands_fd >= 0) {
+    ::close(worker_.commands_fd);
+    worker_.commands_fd = -1;
+  }
 }
 
 void WorkerSession::drain_after_exit() {

@@ -56,7 +56,8 @@ class WorkerSession {
   void adopt(WorkerProcess started) { worker_ = started; }
 
   // Runs until the worker is gone. Every scenario before the returned count has a result;
-  // fewer than all only when the worker could not start (each left one is an error) or an
+  // fewer than all when the worker could not start (each left one is an error), when it
+  // retired (its context unusable: the rest are for a fresh worker, unblamed) or when an
   // interrupt came (a started scenario is skipped with the time it ran).
   // Scenarios the feed gave are appended: indices go on past the first ones.
   std::size_t run(const Deliver& on_result, const Started& on_start);
@@ -72,6 +73,7 @@ class WorkerSession {
   bool read_output();
   void handle_event(const protocol::Event& event);
   void kill_worker(std::string why);
+  void retire();  // the worker said its context is unusable: it gets nothing more
   void stop_for_interrupt();  // SIGINT/SIGTERM or a stop request: kill it; its scenario is skipped
   void drain_after_exit();   // the worker exited: what its pipes still hold
   void drain_after_kill();   // killed: its output, until every holder of the pipe is gone
@@ -95,6 +97,7 @@ class WorkerSession {
   std::size_t pos_ = 0;  // the first scenario without a result
   bool started_ = false, events_open_ = true, output_open_ = true;
   bool exited_ = false, killed_ = false, interrupted_ = false;
+  bool retired_ = false;  // the worker retires after its last result (protocol: "retire")
   std::string cause_;
   Clock::time_point since_;
   OutputTail tail_;

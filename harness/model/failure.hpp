@@ -14,4 +14,12 @@ struct Failure {
   std::string message;
 };
 
+// The check a failure's message names first: its leading "[tag]" ("[count]", "[userdata]",
+// ...; docs/scenarios.md lists them), or "" when it starts with none.
+inline std::string leading_check_tag(const std::string& message) {
+  if (message.empty() || message[0] != '[') return "";
+  const std::size_t end = message.find(']');
+  return end == std::string::npos ? "" : message.substr(0, end + 1);
+}
+
 }  // namespace hostcb

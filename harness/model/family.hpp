@@ -61,4 +61,11 @@ struct Scenario {
   double timeout_s = 0;  // its own time limit; 0 takes the run's
 };
 
+// Whether a scenario must have its device to itself: a family that breaks its CUDA
+// context on purpose (fresh_process) does. Measured on the H200 (docs/cuda-facts.md):
+// device faults in several processes at once lose a kernel in flight in another context
+// now and then, and they serialize on the GPU anyway. The supervisor runs it with no
+// worker beside it; its worker takes an exclusive turn on the GPU (runner/device_turn.hpp).
+inline bool runs_alone(const Scenario& scenario) { return scenario.family->fresh_process; }
+
 }  // namespace hostcb

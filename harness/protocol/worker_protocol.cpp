@@ -63,6 +63,7 @@ std::string encode(const Event& event) {
   if (event.kind == EventKind::result) {
     json["cause"] = kSkipCauses.name(event.result.cause);
     json["result"] = result_to_json(event.result);
+    if (!event.retire.empty()) json["retire"] = event.retire;
   }
   if (event.kind == EventKind::result || event.kind == EventKind::done) json["orphans"] = orphans_json(event.orphans);
   return line_of(json);
@@ -80,6 +81,7 @@ Event decode_event(const std::string& line) {
   if (event.kind == EventKind::result) {
     event.result = result_from_json(json.at("result"));
     event.result.cause = kSkipCauses.parse(json.at("cause").get<std::string>());
+    if (json.contains("retire")) event.retire = json.at("retire").get<std::string>();
   }
   if (json.contains("orphans"))
     for (const auto& [id, count] : json.at("orphans").items()) event.orphans.add(id, count.get<std::uint64_t>());

@@ -18,7 +18,10 @@
 //   event    {"event":"ready"}         set up: adapters loaded, environment captured
 //            {"event":"start","index":I}
 //            {"event":"result","index":I,"cause":"...","result":{...},"orphans":{...}}
-//            {"event":"done","orphans":{...}}   every command done; the worker exits
+//            {"event":"result",...,"retire":"WHY"}  and the worker exits after it: its
+//                                      context can run nothing more (runner/runner.hpp);
+//                                      the commands it was sent after I are not its
+//            {"event":"done","orphans":{...}}   every command done (or retiring); it exits
 // A supervisor may send every command at once or one at a time: a worker reads the next
 // only when it is free, so a worker started before its work is known (a standby) waits.
 // Before it kills a worker for a timeout, the supervisor sends kStackReportSignal to each
@@ -56,6 +59,7 @@ struct Event {
   std::size_t index = 0;  // start, result
   Result result;          // result: its cause travels beside it (the results file has none)
   OrphanCounts orphans;   // result, done: counted since the previous event
+  std::string retire;     // result: why the worker runs nothing after it; empty: it goes on
 };
 
 std::string encode(const RunCommand& command);  // one line, newline included

@@ -60,14 +60,20 @@ Result Runner::run(const Scenario& scenario) {
   } catch (...) {
     error = "the scenario body threw something that is not a std::exception";
   }
-  // Late calls count too: let every callback the body enqueued finish before judging.
-  if (family.needs_gpu) {
-    cudaError_t idle = cudaDeviceSynchronize();
-    std::string why = str(runtime_error_name(idle), " (", static_cast<int>(idle), ")");
-    if (idle != cudaSuccess && family.fresh_process)
-      result.properties.push_back({"context_error_after", why});  // broken on purpose; own process
-    else if (idle != cudaSuccess && error.empty())
-      error = "cudaDeviceSynchronize() after the scenario failed: " + why;
+  // Late calls count too: the context check waits until every callback the body enqueued
+  // has run, before judging. A context left unusable is this scenario's doing: it is told
+  // here, and no other scenario runs in it (the worker retires).
+  if (family.needs_gpu || run.on_stand_in()) {
+    try {
+      context_unusable_ = run.context_api().context_problem();
+    } catch (const std::exception& e) {  // a harness defect: told, and nothing else runs here
+      context_unusable_ = str("the harness could not check the context: ", e.what());
+    }
+    if (!context_unusable_.empty()) {
+      result.properties.push_back({"context_after", context_unusable_});
+      if (!family.fresh_process && error.empty())  // a fresh-process family breaks it on purpose
+        error = "after the scenario, " + context_unusable_;
+    }
   }
   active.runner_launch = -1;
   if (Probe* probe = run.probe()) {

@@ -16,6 +16,10 @@ class Runner {
 
   // Runs a scenario that planning admitted (model/admission.hpp): this does not ask again.
   Result run(const Scenario& scenario);
+  // Why this process's context can run no further scenario, as the last run left it (a
+  // sticky error, a capture left open); empty while it can. A worker that reads anything
+  // here retires: the next scenario gets a fresh process (runner/worker.cpp).
+  const std::string& context_unusable() const { return context_unusable_; }
 
  private:
   // Makes the device's primary context current once; an empty string when ready.
@@ -24,6 +28,7 @@ class Runner {
   const Environment& env_;
   bool device_ready_ = false;
   std::string device_error_;
+  std::string context_unusable_;
 };
 
 // The verdict from what a scenario left behind: an error outranks failures, failures

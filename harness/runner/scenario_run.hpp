@@ -31,6 +31,13 @@ class ScenarioRun {
   // Runs the body on another GraphApi than its `api` axis names: a CPU stand-in of CUDA
   // (tests/sim_cuda.hpp) running a family's own body where there is no GPU.
   void use_api(const GraphApi& api) { api_ = &api; }
+  // Whether the body ran on such a stand-in: then the context it answers for is the
+  // stand-in's, and the runner asks it, not CUDA, whether that context is still usable.
+  bool on_stand_in() const { return api_ != nullptr; }
+  // Who answers for the context the body ran in (GraphApi::context_problem): the stand-in,
+  // or else CUDA. Not api(): a family need not have an `api` axis (fuzz's programs name
+  // theirs), and both APIs share the primary context, so the runtime's answer is CUDA's.
+  const GraphApi& context_api() const { return api_ ? *api_ : runtime_graph_api(); }
 
   // Creates the scenario's probe and arms it. The runner verifies it after the body,
   // once the device is idle: every scenario must make exactly one.

@@ -5,12 +5,14 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "callback/active_scenario.hpp"
 #include "callback/progress.hpp"
 #include "cuda/environment_capture.hpp"
 #include "model/errors.hpp"
 #include "protocol/worker_protocol.hpp"
+#include "runner/device_turn.hpp"
 #include "runner/runner.hpp"
 #include "runner/stack_report.hpp"
 
@@ -48,28 +50,44 @@ int worker_main(const Registry& registry, int device) {
   install_stack_report_handler();  // a hang is reported with where each thread was
 
   protocol::WorkerChannel channel;
-  auto send = [&](protocol::Event event) {
+  auto send = [&](const protocol::Event& event) {
     if (!channel.send(event)) _exit(3);  // the supervisor is gone: nobody to report to
+  };
+  auto event = [](protocol::EventKind kind, std::size_t index = 0) {
+    protocol::Event made;
+    made.kind = kind;
+    made.index = index;
+    return made;
   };
   Environment env = capture_environment(device, "worker");
   Runner runner(env);
   OrphanTally orphans;
-  send({protocol::EventKind::ready});
+  send(event(protocol::EventKind::ready));
   while (std::optional<protocol::RunCommand> command = channel.next_command()) {
-    progress_cell().reset(static_cast<std::int64_t>(command->index));
-    mark_output("start", command->index);
-    send({protocol::EventKind::start, command->index});
-    protocol::Event finished{protocol::EventKind::result, command->index};
+    protocol::Event finished = event(protocol::EventKind::result, command->index);
+    std::optional<Scenario> scenario;
     try {
-      finished.result = runner.run(registry.resolve(command->id));
+      scenario = registry.resolve(command->id);
     } catch (const UsageError& e) {
       finished.result = unresolvable(command->id, e.what());
     }
+    // Its turn on the GPU before its start: the wait is the worker's, not the scenario's time.
+    std::optional<DeviceTurn> turn;
+    if (scenario) turn.emplace(*scenario, env);
+    progress_cell().reset(static_cast<std::int64_t>(command->index));
+    mark_output("start", command->index);
+    send(event(protocol::EventKind::start, command->index));
+    if (scenario) finished.result = runner.run(*scenario);
+    turn.reset();
     finished.orphans = orphans.take();
+    finished.retire = runner.context_unusable();
     send(finished);
     mark_output("end", command->index);
+    if (!finished.retire.empty()) break;  // the supervisor gives what is left to a fresh worker
   }
-  send({protocol::EventKind::done, 0, {}, orphans.take()});
+  protocol::Event done = event(protocol::EventKind::done);
+  done.orphans = orphans.take();
+  send(done);
   return 0;
 }
 

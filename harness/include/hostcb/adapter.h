@@ -116,13 +116,17 @@ struct hostcb_adapter {
   /* Where launch_host_func works: HOSTCB_LAUNCH_ANYWHERE (0) on any stream, captured or
    * not; HOSTCB_LAUNCH_IN_OWN_CAPTURE (1) only between this layer's own begin_capture
    * and end_capture (a layer whose host callbacks exist only in graphs it builds, such
-   * as cuda.core's graph builder). Scenarios that launch elsewhere are excluded, naming
-   * this. A plugin whose struct ends before this member launches anywhere. */
+   * as cuda.core's graph builder); HOSTCB_LAUNCH_ON_OWN_CAPTURE_STREAM (2) as 1, and only
+   * on the stream begin_capture was given, not on a side stream the capture reached
+   * through an event (a layer that forks and joins with its own API, or not at all).
+   * Scenarios that launch elsewhere are excluded, naming this. A plugin whose struct ends
+   * before this member launches anywhere; another value is refused at load. */
   unsigned launch_scope;
 };
 
 #define HOSTCB_LAUNCH_ANYWHERE 0u
 #define HOSTCB_LAUNCH_IN_OWN_CAPTURE 1u
+#define HOSTCB_LAUNCH_ON_OWN_CAPTURE_STREAM 2u
 
 #if defined(__GNUC__)
 #define HOSTCB_ADAPTER_EXPORT __attribute__((visibility("default")))

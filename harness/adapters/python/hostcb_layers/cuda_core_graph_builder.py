@@ -28,8 +28,11 @@ from hostcb_layers import _cfuncs
 
 NAME = "cuda_core_graph_builder"
 # cuda.core has no stream-side host launch: its host callbacks exist only in a graph its
-# builder captures. hostcb excludes every other launch, naming this.
-LAUNCH_SCOPE = "own_capture"
+# builder captures, on the builder's own stream. A side stream joined to the capture through
+# an event (topology's branches) is no builder's: cuda.core forks with GraphBuilder.split and
+# joins with GraphBuilder.join, and cannot adopt a stream another API forked. hostcb
+# excludes every other launch, naming this.
+LAUNCH_SCOPE = "own_capture_stream"
 
 _MODES = {0: "global", 1: "thread_local", 2: "relaxed"}
 # The builders between begin_building and end_building, by raw stream handle.
@@ -48,7 +51,7 @@ def launch_host_func(stream, fn, user_data):
     if builder is None:
         raise NotImplementedError(  # hostcb never asks (LAUNCH_SCOPE); a backstop
             "cuda.core has no stream-side host launch; host callbacks go through "
-            "GraphBuilder.callback in a capture cuda.core began (begin_capture)")
+            "GraphBuilder.callback on the stream of a capture cuda.core began (begin_capture)")
     c_fn = _cfuncs.host_fn(fn)
 
     def host_callback():
