@@ -22,6 +22,14 @@ grep -q '1 xfail, 0 xpass' "$work/xfail.log" || fail "console summary does not c
 grep -q '^\[2/2\] XFAIL   stub/behave=fail/copy=1' "$work/xfail.log" || fail "the console line of an xfail does not say XFAIL"
 grep -q 'FAILED' "$work/xfail.log" && fail "an expected failure printed FAILED: $(cat "$work/xfail.log")"
 
+# Warned about: an entry that names no scenario this binary could run (a typo), never one
+# the run's own filter leaves out (a shipped file names every layer's bugs; a run covers one).
+"$stub" run --isolate none --filter 'stub/behave=pass/*' --expectations "$fixtures/one_typo.jsonc" >"$work/typo.log" 2>&1 ||
+  fail "a run with an expectations file that has a typo: exit $?"
+grep -q 'one_typo.jsonc:8: warning: "stub/behave=fial/\*" matches no scenario' "$work/typo.log" ||
+  fail "the typo was not warned about: $(cat "$work/typo.log")"
+[ "$(grep -c warning "$work/typo.log")" = 1 ] || fail "an entry the filter leaves out was warned about: $(grep warning "$work/typo.log")"
+
 run --expectations "$fixtures/fixed_bug.jsonc" --junit "$work/xpass.xml" --json "$work/xpass.json" >"$work/xpass.log" 2>&1
 rc=$?
 [ $rc -eq 1 ] || fail "a listed failure that passes must fail the run: exit $rc"

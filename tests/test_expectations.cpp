@@ -138,7 +138,7 @@ TEST_CASE("duplicate entries and globs that match no planned scenario get a warn
   CHECK(ex.warnings[0] == "x.jsonc:4: warning: the same id and versions as the entry at line 3: this one never applies");
   std::vector<std::string> unmatched = unmatched_expectation_warnings(ex, {"stub/behave=pass/x", "stub/behave=fail/y"}, {});
   REQUIRE(unmatched.size() == 1);
-  CHECK(unmatched[0] == "x.jsonc:5: warning: \"nosuch/*\" matches no planned scenario");
+  CHECK(unmatched[0] == "x.jsonc:5: warning: \"nosuch/*\" matches no scenario hostcb can run with these layers");
 }
 
 TEST_CASE("loading expectations takes time linear in the file's size", "[expectations]") {

@@ -323,7 +323,7 @@ std::vector<std::string> unmatched_expectation_warnings(const Expectations& expe
     const Expectation& e = expectations.entries[i];
     if (!matched[i] && layers_hold(e, env))
       warnings.push_back(str(expectations.path, ":", e.line, ": warning: \"", e.id_pattern,
-                             "\" matches no planned scenario"));
+                             "\" matches no scenario hostcb can run with these layers"));
   }
   return warnings;
 }

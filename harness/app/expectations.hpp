@@ -69,8 +69,10 @@ Expectations load_expectations(const std::string& path);
 Expectations parse_expectations(const std::string& text, const std::string& path);
 
 // One warning line per entry whose glob matches none of `planned_ids` ("PATH:LINE:
-// warning: ..."): a typo, or a scenario that no longer exists. Entries whose layers no
-// loaded layer reports are not looked at: a shipped file names every layer, a run loads few.
+// warning: ..."): a typo, or a scenario that no longer exists. `planned_ids` is every id
+// the binary could run with its layers, not one run's selection (run_command.cpp). Entries
+// whose layers no loaded layer reports are not looked at: a shipped file names every
+// layer, a run loads few.
 std::vector<std::string> unmatched_expectation_warnings(const Expectations& expectations,
                                                         const std::vector<std::string>& planned_ids,
                                                         const Environment& env);
