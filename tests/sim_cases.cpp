@@ -61,7 +61,7 @@ Family on_the_cpu(Family real, std::function<Reason(const Params&)> beyond_it = 
 }
 
 Reason held_gate(const Params& p) {
-  if (p.get("gate") == "held") return std::string("gate=held holds the stream with a kernel, which the CPU stand-in has not");
+  if (p.get("gate") == "held") return std::string("gate=held holds the stream with a kernel, which the CPU stand-in does not run");
   return std::nullopt;
 }
 
@@ -121,7 +121,7 @@ void register_sim_cases(Registry& registry) {
   registry.add(on_the_cpu(cases::update_family()));
   registry.add(on_the_cpu(cases::lifetime_family()));
   registry.add(on_the_cpu(cases::topology_family(), [](const Params& p) -> Reason {
-    if (p.get("shape") == "mixed") return std::string("shape=mixed needs kernels and a copy, which the CPU stand-in has not");
+    if (p.get("shape") == "mixed") return std::string("shape=mixed needs the stamp kernels, which the CPU stand-in does not run");
     return std::nullopt;
   }));
   registry.add(on_the_cpu(cases::stream_callback_family(), held_gate));
