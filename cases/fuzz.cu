@@ -39,6 +39,7 @@
 #include "cases/fuzz/model.hpp"
 #include "cases/fuzz/shrink.hpp"
 #include "cases/fuzz/stamps.hpp"
+#include "cases/fuzz_kernel.hpp"
 #include "cases/fuzz_layer_needs.hpp"
 #include "cases/layer_rules.hpp"
 #include "cuda/forwarding.hpp"
@@ -54,21 +55,18 @@ using namespace hostcb::fuzz;
 
 __global__ void fuzz_tick(unsigned* cell) { atomicAdd_system(cell, 1u); }
 
-const GraphApi& program_api(const Program& program) { return graph_api(program.api); }
-
 // The graph's node for the last thing enqueued on a capturing stream.
-cudaGraphNode_t last_captured_node(cudaStream_t stream) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  const cudaGraphNode_t* deps = nullptr;
-  std::size_t count = 0;
-#if CUDART_VERSION >= 13000
-  HOSTCB_CUDA(cudaStreamGetCaptureInfo(stream, &status, nullptr, nullptr, &deps, nullptr, &count));
-#else
-  HOSTCB_CUDA(cudaStreamGetCaptureInfo(stream, &status, nullptr, nullptr, &deps, &count));
-#endif
-  if (count != 1) throw std::runtime_error(str("the capturing stream depends on ", count, " nodes; expected 1"));
+cudaGraphNode_t last_captured_node(const GraphApi& api, cudaStream_t stream) {
+  const std::vector<cudaGraphNode_t> deps = api.capture_dependencies(stream);
+  if (deps.size() != 1) throw std::runtime_error(str("the capturing stream depends on ", deps.size(), " nodes; expected 1"));
   return deps[0];
 }
+
+}  // namespace
+
+const void* fuzz_tick_kernel() { return reinterpret_cast<const void*>(&fuzz_tick); }
+
+namespace {
 
 // Who runs a step: the program's thread (0) or a block's, with the step's text for messages.
 struct Lane {
@@ -83,10 +81,12 @@ struct SiteBounds {
   std::uint64_t low, high;
 };
 
+// Every CUDA call goes through api_ (the program's API, or the CPU stand-in that
+// tests/sim_cases.cpp puts in its place), and host functions through the layer.
 class Executor {
  public:
   Executor(ScenarioRun& run, const Program& program)
-      : run_(run), api_(program_api(program)), forward_(run.forward()), program_(program), model_(program) {
+      : run_(run), api_(run.api_named(program.api)), forward_(run.forward()), program_(program), model_(program) {
     Model whole(program);
     std::uint64_t most = 1;
     int threads = 0;
@@ -98,12 +98,12 @@ class Executor {
     for (int s = 0; s < program.sites; ++s) most = std::max(most, whole.enqueued(s));
     probe_ = &run.make_probe(static_cast<std::size_t>(std::max(program.sites, 1)), most);
     for (int s = 0; s < std::max(program.sites, 1); ++s) probe_->expect_calls(s, s < program.sites ? whole.enqueued(s) : 0);
-    for (int s = 0; s < program.streams; ++s) streams_.push_back(make_stream());
+    for (int s = 0; s < program.streams; ++s) streams_.push_back(api_.make_stream());
     capture_streams_.resize(static_cast<std::size_t>(threads) + 1);  // each thread captures on its own
     for (auto& own : capture_streams_)
-      for (int s = 0; s < 3; ++s) own.push_back(make_stream());
+      for (int s = 0; s < 3; ++s) own.push_back(api_.make_stream());
     const std::size_t cells = static_cast<std::size_t>(std::max(program.cells, 1));
-    memory_ = make_pinned(2 * cells * sizeof(unsigned));
+    memory_ = api_.make_pinned(2 * cells * sizeof(unsigned));
     cells_ = static_cast<unsigned*>(memory_.get());
     scratch_ = cells_ + cells;
     for (std::size_t i = 0; i < 2 * cells; ++i) cells_[i] = 0;
@@ -111,16 +111,14 @@ class Executor {
       probe_->set_action(static_cast<std::size_t>(s), HOSTCB_HERE, [this, s](std::int64_t) { snapshot(s); });
     // The kernel's module is loaded now, not by a block's first launch, which would hold
     // that thread back for milliseconds while the others go on.
-    cudaFuncAttributes attributes;
-    HOSTCB_CUDA(cudaFuncGetAttributes(&attributes, fuzz_tick));
+    api_.load_kernel(fuzz_tick_kernel());
   }
 
   // The host functions' action reads this executor and its counters: no launch may still
   // be running when they go (after a step threw, launches may be in flight).
   ~Executor() {
     stamps_armed_.store(false, std::memory_order_release);
-    for (auto& stream : streams_)
-      check_runtime_nothrow(cudaStreamSynchronize(stream.get()), "cudaStreamSynchronize(stream)", HOSTCB_HERE);
+    for (auto& stream : streams_) api_.synchronize_nothrow(stream.get());
   }
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
@@ -211,7 +209,7 @@ class Executor {
                  const std::map<std::size_t, std::vector<SiteBounds>>& bounds, const std::atomic<bool>& go,
                  std::exception_ptr& error) {
     try {
-      HOSTCB_CUDA(cudaSetDevice(run_.device()));  // a new thread starts on device 0
+      api_.use_device(run_.device());  // a new thread starts on device 0
       while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
       Lane lane{thread, ""};
       for (std::size_t i : steps) {
@@ -233,9 +231,7 @@ class Executor {
       case OpKind::clone: {
         Graph copy = api_.clone(graph_of(op.graph));
         std::map<int, cudaGraphNode_t> found;
-        for (auto [name, node] : nodes_of(op.graph)) {
-          HOSTCB_CUDA(cudaGraphNodeFindInClone(&found[name], node, copy.get()));
-        }
+        for (auto [name, node] : nodes_of(op.graph)) found[name] = api_.find_in_clone(node, copy.get());
         keep_graph(op.index, std::move(copy), std::move(found));
         break;
       }
@@ -291,9 +287,9 @@ class Executor {
     if (item.kind == ItemKind::host) {
       forward_.launch_host_func(api_, stream, Probe::host_fn(), probe_->user_data(item.id));
     } else if (item.kind == ItemKind::kernel) {
-      HOSTCB_CUDA(launch_kernel(fuzz_tick, 1, 1, stream, cells_ + item.id));
+      launch_kernel(api_, stream, fuzz_tick, cells_ + item.id);
     } else {
-      HOSTCB_CUDA(cudaMemcpyAsync(scratch_ + item.id, cells_ + item.id, sizeof(unsigned), cudaMemcpyDefault, stream));
+      api_.copy_async(scratch_ + item.id, cells_ + item.id, sizeof(unsigned), stream);
     }
   }
 
@@ -309,17 +305,17 @@ class Executor {
     cudaStream_t origin = own[0].get();
     auto enqueue_items = [&] {
       if (streams > 1) {
-        events.push_back(make_event());
+        events.push_back(api_.make_event());
         api_.record_event(events.back().get(), origin);
         for (int s = 1; s < streams; ++s) api_.wait_event(own[s].get(), events.back().get());
       }
       for (const auto& item : op.items) {
         cudaStream_t stream = own[item.stream].get();
         enqueue(item, stream);
-        if (item.kind == ItemKind::host) captured[item.name] = last_captured_node(stream);
+        if (item.kind == ItemKind::host) captured[item.name] = last_captured_node(api_, stream);
       }
       for (int s = 1; s < streams; ++s) {
-        events.push_back(make_event());
+        events.push_back(api_.make_event());
         api_.record_event(events.back().get(), own[s].get());
         api_.wait_event(origin, events.back().get());
       }
@@ -344,13 +340,13 @@ class Executor {
           node = forward_.add_host_node(api_, graph.get(), deps, Probe::host_fn(), probe_->user_data(item.id));
           break;
         case ItemKind::kernel:
-          node = api_.add_kernel_node(graph.get(), deps, reinterpret_cast<const void*>(&fuzz_tick), args);
+          node = api_.add_kernel_node(graph.get(), deps, fuzz_tick_kernel(), args);
           break;
         case ItemKind::memcpy:
           node = api_.add_memcpy_node(graph.get(), deps, scratch_ + item.id, cells_ + item.id, sizeof(unsigned));
           break;
         case ItemKind::empty:
-          HOSTCB_CUDA(cudaGraphAddEmptyNode(&node, graph.get(), deps.data(), deps.size()));
+          node = api_.add_empty_node(graph.get(), deps);
           break;
         case ItemKind::child: node = api_.add_child_graph_node(graph.get(), deps, graph_of(item.id)); break;
       }

@@ -3,6 +3,7 @@
 #include <functional>
 #include <optional>
 
+#include "cases/fuzz_kernel.hpp"
 #include "cases/layer_rules.hpp"
 #include "runner/scenario_run.hpp"
 #include "sim_cuda.hpp"
@@ -15,6 +16,7 @@ Family lifetime_family();
 Family topology_family();
 Family stream_callback_family();
 Family stream_host_func_family();
+Family fuzz_family();
 }  // namespace hostcb::cases
 
 namespace hostcb::stub {
@@ -61,8 +63,36 @@ Family on_the_cpu(Family real, std::function<Reason(const Params&)> beyond_it = 
 }
 
 Reason held_gate(const Params& p) {
-  if (p.get("gate") == "held") return std::string("gate=held holds the stream with a kernel, which the CPU stand-in has not");
+  if (p.get("gate") == "held") return std::string("gate=held holds the stream with a kernel, which the CPU stand-in does not run");
   return std::nullopt;
+}
+
+// The fuzz family's generated programs, every operation they draw (ops=all's stream
+// callbacks, the layer's own captures and blocks of 2-4 threads included). Its one kernel
+// runs as what it does on the device, an atomic add of 1 to its cell, so the model's
+// kernel counts and the host functions' stamps are checked here too. Four seeds of each
+// `ops` (the family's first), for well under a second of CPU; --axis seed=... runs others.
+//
+// racing_registry is left out: the model makes a program its control when two threads'
+// first records meet in the layer's window (one is lost) and both are called, but that
+// is caught only if the lost one is called after the race. Here a launch runs its host
+// functions before it returns, so the thread that came second has often made all its
+// calls before the one it raced overwrites its slot (seed 1 passed 13 runs in 15).
+Family sim_fuzz_family() {
+  sim::define_kernel(cases::fuzz_tick_kernel(), [](void** args) -> std::function<void()> {
+    unsigned* cell = *static_cast<unsigned**>(args[0]);
+    return [cell] { __atomic_fetch_add(cell, 1u, __ATOMIC_ACQ_REL); };
+  });
+  Family family = on_the_cpu(cases::fuzz_family(), [](const Params& p) -> Reason {
+    if (p.get("forward") == "racing_registry")
+      return std::string(
+          "the racing_registry layer's lost record may have made all its calls before the race on the CPU stand-in, "
+          "whose launches run their host functions before they return");
+    return std::nullopt;
+  });
+  for (auto& axis : family.axes)
+    if (axis.name == "seed") axis.values = {"1", "2", "3", "4"};
+  return family;
 }
 
 // A stream callback waiting behind a fault: the stand-in's stream carries the fault's
@@ -121,13 +151,14 @@ void register_sim_cases(Registry& registry) {
   registry.add(on_the_cpu(cases::update_family()));
   registry.add(on_the_cpu(cases::lifetime_family()));
   registry.add(on_the_cpu(cases::topology_family(), [](const Params& p) -> Reason {
-    if (p.get("shape") == "mixed") return std::string("shape=mixed needs kernels and a copy, which the CPU stand-in has not");
+    if (p.get("shape") == "mixed") return std::string("shape=mixed needs the stamp kernels, which the CPU stand-in does not run");
     return std::nullopt;
   }));
   registry.add(on_the_cpu(cases::stream_callback_family(), held_gate));
   registry.add(on_the_cpu(cases::stream_host_func_family(), held_gate));
   registry.add(fault_status_family());
   registry.add(leaves_fault_family());
+  registry.add(sim_fuzz_family());
 }
 
 }  // namespace hostcb::stub

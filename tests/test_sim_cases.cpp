@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 
 #include "app/selftest.hpp"
 #include "catch_compat.hpp"
@@ -36,7 +37,7 @@ TEST_CASE("the families' own bodies pass on the CPU stand-in through the right l
     ++passed[plan[i].family->name];
   }
   for (const char* family : {"sim_replay", "sim_update", "sim_lifetime", "sim_topology", "sim_stream_callback",
-                             "sim_stream_host_func", "sim_fault_status"}) {
+                             "sim_stream_host_func", "sim_fault_status", "sim_fuzz"}) {
     INFO(family);
     CHECK(passed[family] > 0);
   }
@@ -47,6 +48,23 @@ TEST_CASE("the families' own bodies pass on the CPU stand-in through the right l
   CHECK(ids.count("sim_update/api=sim/forward=graph_owned/case=exec_set_params_leaves_others/build=capture_by_layer/replays=2"));
   CHECK(ids.count("sim_update/api=sim/forward=direct/case=exec_update_leaves_others/build=node/replays=2"));
   CHECK(ids.count("sim_topology/api=sim/forward=graph_owned/shape=branches/build=capture_by_layer/replays=2"));
+  // The fuzz programs that passed did what a GPU run does: stream callbacks, the layer's
+  // own captures, blocks of threads, kernels and copies (the program is a property), and
+  // their host functions' stamps were checked.
+  std::set<std::string> fuzz_did;
+  long stamp_checks = 0;
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    if (plan[i].family->name != "sim_fuzz" || results[i].status != Status::passed) continue;
+    std::map<std::string, std::string> properties(results[i].properties.begin(), results[i].properties.end());
+    for (const char* step : {"stream callback h", "capture by the layer", " fork ", "[t2]", "kernel k", "memcpy k"})
+      if (properties["fuzz_program"].find(step) != std::string::npos) fuzz_did.insert(step);
+    stamp_checks += std::stol(properties["fuzz_stamp_checks"]);
+  }
+  for (const char* step : {"stream callback h", "capture by the layer", " fork ", "[t2]", "kernel k", "memcpy k"}) {
+    INFO("a passed sim_fuzz program with '" << step << "'");
+    CHECK(fuzz_did.count(step));
+  }
+  CHECK(stamp_checks > 0);
   // What a stream callback was handed is the result's property: the data a contract is checked against.
   for (std::size_t i = 0; i < plan.size(); ++i) {
     if (plan[i].id != "sim_fault_status/forward=direct") continue;
@@ -80,7 +98,8 @@ TEST_CASE("on the CPU stand-in each known-bad layer is caught by the check meant
   }
   for (const char* layer : {"oneshot", "hands_other_stream", "drops_status", "hands_other_user_data",
                             "rewrites_shared_record", "frees_shared_record", "updates_graph_too", "record_per_stream",
-                            "frees_capture_at_end", "forgets_side_streams"}) {
+                            "frees_capture_at_end", "forgets_side_streams", "frees_on_update", "exec_set_in_graph",
+                            "frees_at_end_capture"}) {
     INFO(layer);
     CHECK(layers.count(layer));
   }

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "callback/active_scenario.hpp"
 #include "cuda/cuda_check.hpp"
 #include "model/errors.hpp"
 
@@ -31,6 +32,16 @@ GraphExec GraphApi::instantiate(cudaGraph_t graph) const {
 }
 
 void GraphApi::synchronize(cudaStream_t stream) const { check(try_synchronize(stream)); }
+
+void GraphApi::synchronize_nothrow(cudaStream_t stream) const noexcept {
+  try {
+    const ApiResult done = try_synchronize(stream);
+    if (done.code != 0)
+      report_failure(done.where.file, done.where.line, str(done.call, " failed: ", done.name, " (", done.code, ")"));
+  } catch (const std::exception& e) {
+    report_failure(__FILE__, __LINE__, e.what());
+  }
+}
 
 void GraphApi::add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const {
   check(try_add_stream_callback(stream, fn, user_data));
@@ -118,6 +129,47 @@ GraphShape GraphApi::graph_shape(cudaGraph_t graph) const {
   for (auto node : nodes) shape.host_nodes += is_host_node(node);
   return shape;
 }
+
+std::vector<cudaGraphNode_t> GraphApi::capture_dependencies(cudaStream_t stream) const {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaGraphNode_t* deps = nullptr;
+  std::size_t count = 0;
+#if CUDART_VERSION >= 13000
+  HOSTCB_CUDA(cudaStreamGetCaptureInfo(stream, &status, nullptr, nullptr, &deps, nullptr, &count));
+#else
+  HOSTCB_CUDA(cudaStreamGetCaptureInfo(stream, &status, nullptr, nullptr, &deps, &count));
+#endif
+  return std::vector<cudaGraphNode_t>(deps, deps + count);
+}
+
+cudaGraphNode_t GraphApi::find_in_clone(cudaGraphNode_t node, cudaGraph_t clone) const {
+  cudaGraphNode_t found = nullptr;
+  HOSTCB_CUDA(cudaGraphNodeFindInClone(&found, node, clone));
+  return found;
+}
+
+cudaGraphNode_t GraphApi::add_empty_node(cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps) const {
+  cudaGraphNode_t node = nullptr;
+  HOSTCB_CUDA(cudaGraphAddEmptyNode(&node, graph, deps.data(), deps.size()));
+  return node;
+}
+
+void GraphApi::launch_kernel(cudaStream_t stream, const void* kernel, void** args) const {
+  HOSTCB_CUDA(cudaLaunchKernel(kernel, dim3(1), dim3(1), args, 0, stream));
+}
+
+void GraphApi::copy_async(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) const {
+  HOSTCB_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));
+}
+
+void GraphApi::load_kernel(const void* kernel) const {
+  cudaFuncAttributes attributes;
+  HOSTCB_CUDA(cudaFuncGetAttributes(&attributes, kernel));
+}
+
+PinnedMemory GraphApi::make_pinned(std::size_t bytes) const { return hostcb::make_pinned(bytes); }
+
+void GraphApi::use_device(int device) const { HOSTCB_CUDA(cudaSetDevice(device)); }
 
 void StatusCall::deliver(void* record, void* stream, int status) noexcept {
   auto* call = static_cast<StatusCall*>(record);

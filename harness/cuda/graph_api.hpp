@@ -67,6 +67,8 @@ class GraphApi {
   void launch_host_func(cudaStream_t stream, HostFn fn, void* user_data) const;
   GraphExec instantiate(cudaGraph_t graph) const;  // flags 0
   void synchronize(cudaStream_t stream) const;
+  // For destructors, which must not throw: a failure is reported to the active scenario.
+  void synchronize_nothrow(cudaStream_t stream) const noexcept;
   // Enqueues a stream callback (cudaStreamAddCallback style) that calls fn(stream, status,
   // user_data) with the stream and the status CUDA handed it.
   void add_stream_callback(cudaStream_t stream, StatusFn fn, void* user_data) const;
@@ -127,6 +129,24 @@ class GraphApi {
   virtual std::vector<cudaGraphNode_t> host_nodes(cudaGraph_t graph) const;
   virtual GraphShape graph_shape(cudaGraph_t graph) const;
   virtual HostNodeParams host_node_params(cudaGraphNode_t node) const;
+  // What the fuzz family's programs do besides host functions, through the runtime for
+  // both APIs (the calls they made before they came here), checked:
+  // the nodes the next node captured on `stream` will depend on (cudaStreamGetCaptureInfo);
+  virtual std::vector<cudaGraphNode_t> capture_dependencies(cudaStream_t stream) const;
+  // `node` of the graph `clone` was cloned from, as it is in the clone (cudaGraphNodeFindInClone);
+  virtual cudaGraphNode_t find_in_clone(cudaGraphNode_t node, cudaGraph_t clone) const;
+  virtual cudaGraphNode_t add_empty_node(cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps) const;
+  // a kernel of one thread in one block on `stream` (`args` as for cudaLaunchKernel; the
+  // typed form is launch_kernel(api, ...) in kernel_launch.hpp), and a copy between any two
+  // pointers the device can reach;
+  virtual void launch_kernel(cudaStream_t stream, const void* kernel, void** args) const;
+  virtual void copy_async(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) const;
+  // loads `kernel`'s module now (cudaFuncGetAttributes), not at its first launch;
+  virtual void load_kernel(const void* kernel) const;
+  // page-locked host memory the device can read and write (make_pinned);
+  virtual PinnedMemory make_pinned(std::size_t bytes) const;
+  // makes `device` the calling thread's (a new host thread starts on device 0).
+  virtual void use_device(int device) const;
 
   // Contract checks, unchecked. Instantiation for device launch (12.0 or newer);
   // `result_info` receives cudaGraphInstantiateResult / CUgraphInstantiateResult.

@@ -11,6 +11,8 @@ ScenarioRun::ScenarioRun(const Scenario& scenario, ActiveScenario& active, int d
 
 const GraphApi& ScenarioRun::api() const { return api_ ? *api_ : graph_api(param("api")); }
 
+const GraphApi& ScenarioRun::api_named(const std::string& name) const { return api_ ? *api_ : graph_api(name); }
+
 Forwarder& ScenarioRun::forward() const {
   return forwarder(scenario_.params.has("forward") ? param("forward") : "direct");
 }

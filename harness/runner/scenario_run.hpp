@@ -27,6 +27,8 @@ class ScenarioRun {
 
   // The `api` axis's CUDA API; the `forward` axis's layer (direct when there is none).
   const GraphApi& api() const;
+  // The CUDA API named ("runtime" or "driver": a fuzz program's own), unless use_api gave another.
+  const GraphApi& api_named(const std::string& name) const;
   Forwarder& forward() const;
   // Runs the body on another GraphApi than its `api` axis names: a CPU stand-in of CUDA
   // (tests/sim_cuda.hpp) running a family's own body where there is no GPU.
