@@ -34,6 +34,63 @@ exit_is 0 "$stub" report "$work/o.json" --summary "$work/o.md"
 grep -q 'failed' "$work/o.md" && grep -q 'stub/behave=orphan/copy=1' "$work/o.md" || fail "report --summary is green: $(cat "$work/o.md")"
 echo "round three: orphans fail their scenarios in JUnit, JSON, result and report --summary"
 
+# --- 2. a copy of one signal counts as one: the same signal from the same process at once,
+# as timeout(1) sends it (to the child, then to its whole process group). The run stops
+# once and writes every report; the verdict says why.
+for signal in INT TERM; do
+  want=$([ "$signal" = INT ] && echo 130 || echo 143)
+  "$stub" run -j 4 --timeout 30 -f 'stub/behave=hang/*:stub/behave=pass/*' --axis copy=1-4 --json "$work/copy.json" \
+    >"$work/copy.log" 2>&1 &
+  pid=$!
+  for _ in $(seq 200); do [ "$(grep -c PASSED "$work/copy.log")" -ge 4 ] && break; sleep 0.05; done
+  sleep 0.3  # the hangs are under way
+  # As timeout(1) does it: the signal to the run, then at once to its process group.
+  python3 -c 'import os, sys, time; pid, sig = int(sys.argv[1]), int(sys.argv[2]); os.kill(pid, sig); time.sleep(0.001); os.kill(pid, sig)' \
+    $pid "$(kill -l "$signal")"
+  wait $pid
+  rc=$?
+  [ $rc -eq "$want" ] && grep -q "exit $want: interrupted by SIG$signal" "$work/copy.log" ||
+    fail "SIG$signal twice from one process: exit $rc: $(tail -3 "$work/copy.log")"
+  [ "$(json "$work/copy.json" '[r["status"] for r in d["results"]].count("passed")')" = 4 ] ||
+    fail "SIG$signal twice from one process: the passes were lost: $(head -c 600 "$work/copy.json")"
+done
+# timeout(1) itself, signalling the run and then its group: every report, every time.
+for attempt in 1 2 3; do
+  timeout -s TERM 1.5 "$stub" run -j 4 --timeout 30 -f 'stub/behave=hang/*:stub/behave=pass/*' --axis copy=1-4 \
+    --json "$work/t$attempt.json" >"$work/t.log" 2>&1
+  rc=$?
+  [ $rc -eq 124 ] && [ "$(json "$work/t$attempt.json" '[r["status"] for r in d["results"]].count("passed")')" = 4 ] &&
+    grep -q 'exit 143: interrupted by SIGTERM' "$work/t.log" || fail "timeout(1), attempt $attempt: exit $rc: $(tail -3 "$work/t.log")"
+done
+# Under --isolate none a hang keeps hostcb after the first signal: the copy that follows at
+# once is ignored, a second signal from the user (not a copy: a second later) ends hostcb,
+# says so, and so do its reports; a SIGKILL's marker names no cause it did not see.
+"$stub" run --isolate none -f 'stub/behave=hang/*' --json "$work/second.json" --junit "$work/second.xml" >"$work/second.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q 'run=unfinished' "$work/second.json" 2>/dev/null && break; sleep 0.05; done
+sleep 0.3
+kill -s INT $pid
+sleep 0.1
+kill -s INT $pid
+sleep 0.3
+kill -0 $pid 2>/dev/null || fail "a copy of SIGINT from the same process, 0.1 s after it, ended hostcb: $(cat "$work/second.log")"
+sleep 1
+kill -s INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && grep -q 'hostcb: a second signal (SIGINT): ending at once' "$work/second.log" ||
+  fail "a second SIGINT: exit $rc: $(tail -3 "$work/second.log")"
+grep -q 'was ended by a second SIGINT before it wrote its results' "$work/second.json" &&
+  grep -q 'was ended by a second SIGINT' "$work/second.xml" || fail "the reports do not say a second SIGINT ended the run"
+"$stub" run -f 'stub/behave=hang/*' --timeout 60 --json "$work/killed.json" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q 'run=unfinished' "$work/killed.json" 2>/dev/null && break; sleep 0.05; done
+kill -9 $pid
+wait $pid 2>/dev/null
+grep -q 'has not written its results' "$work/killed.json" && ! grep -q -i 'SIGKILL\|out of memory\|a second SIG' "$work/killed.json" ||
+  fail "after SIGKILL the marker guesses a cause: $(grep reason "$work/killed.json")"
+echo "round three: a copy of one signal is one; a second says so, in the reports too; a SIGKILL is not guessed at"
+
 # --- 6. a run of only xfails ran: exit 0, as report and result say, not 77 (all skipped).
 printf '{"format": "hostcb-expectations", "format_version": 1, "expectations": [{"id": "stub/behave=fail/*", "expect": ["failed"], "reason": "known", "link": "https://example.invalid/x"}]}\n' >"$work/xfail.jsonc"
 exit_is 0 "$stub" run -f 'stub/behave=fail/*' --expectations "$work/xfail.jsonc" --json "$work/xfail.json"
