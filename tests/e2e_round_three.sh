@@ -91,6 +91,29 @@ grep -q 'has not written its results' "$work/killed.json" && ! grep -q -i 'SIGKI
   fail "after SIGKILL the marker guesses a cause: $(grep reason "$work/killed.json")"
 echo "round three: a copy of one signal is one; a second says so, in the reports too; a SIGKILL is not guessed at"
 
+# --- 5. a standby that dies while it waits is replaced: no scenario is blamed.
+mkdir -p "$work/busy"
+HOSTCB_STUB_BUSY="$work/busy" "$stub" run -j 1 --timeout 3 -f 'stub/behave=hang/*:stub/behave=slow/*' \
+  --json "$work/standby.json" >"$work/standby.log" 2>&1 &
+pid=$!
+standby=""
+for _ in $(seq 100); do
+  running=$(ls "$work/busy" 2>/dev/null | sed 's/^busy-//')
+  workers=$(ps -o pid= --ppid $pid | tr -d ' ')
+  if [ -n "$running" ] && [ "$(echo "$workers" | wc -w)" -ge 2 ]; then
+    standby=$(echo "$workers" | grep -vx "$running" | head -1)
+    break
+  fi
+  sleep 0.05
+done
+[ -n "$standby" ] || { kill -9 $pid; fail "no standby beside the hanging worker"; }
+sleep 0.5
+kill -9 "$standby"
+wait $pid
+[ "$(json "$work/standby.json" '{r["id"]: r["status"] for r in d["results"]}["stub/behave=slow/copy=1"]')" = passed ] ||
+  fail "a standby that died while it waited was blamed on a scenario: $(grep -A2 'behave=slow' "$work/standby.log")"
+echo "round three: a standby that dies idle is replaced, blaming no scenario"
+
 # --- 6. a run of only xfails ran: exit 0, as report and result say, not 77 (all skipped).
 printf '{"format": "hostcb-expectations", "format_version": 1, "expectations": [{"id": "stub/behave=fail/*", "expect": ["failed"], "reason": "known", "link": "https://example.invalid/x"}]}\n' >"$work/xfail.jsonc"
 exit_is 0 "$stub" run -f 'stub/behave=fail/*' --expectations "$work/xfail.jsonc" --json "$work/xfail.json"
