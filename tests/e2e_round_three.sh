@@ -122,3 +122,27 @@ grep -q 'exit 0: every scenario that ran passed or failed as listed (0 passed, 1
 exit_is 0 "$stub" result "$work/xfail.json" stub/behave=fail/copy=1
 echo "round three: a run of only xfails exits 0"
 
+# --- 7. each --filter is checked by its own rules: '-' (an unset $NEG) is refused, joined or not.
+exit_is 2 "$stub" run -f 'stub/behave=pass/*' -f "-"
+one_line_saying "filter '-' has an empty pattern"
+exit_is 2 "$stub" list -f 'stub/behave=pass/*' -f 'stub/*-'
+one_line_saying "has an empty pattern"
+echo "round three: a filter of several --filter is refused when one of them is"
+
+# --- 12. one rule for every option: given once unless it takes a list, never empty.
+for args in "--shuffle=1 --shuffle=2" "-x -x" "--timeout 5 --timeout 6" "--until-fail --until-fail"; do
+  # shellcheck disable=SC2086
+  exit_is 2 "$stub" run -f 'stub/behave=pass/*' $args
+  one_line_saying "is given 2 times; give it once (run repeats only --filter, --axis, --adapter)"
+done
+for args in "--shuffle=" "--json=" "--timeout="; do
+  exit_is 2 "$stub" run -f 'stub/behave=pass/*' "$args"
+  one_line_saying "${args%=} is given an empty value"
+done
+exit_is 2 "$stub" run -f 'stub/behave=pass/*' --junit ''
+one_line_saying "--junit is given an empty value"
+exit_is 2 "$stub" list --format text --format json
+one_line_saying "--format is given 2 times"
+exit_is 0 "$stub" list -f 'stub/behave=pass/*' -f 'stub/behave=fail/*' --axis copy=1 --axis behave=pass,fail
+echo "round three: repeated single-valued options and empty values are refused alike"
+
