@@ -129,6 +129,20 @@ exit_is 2 "$stub" list -f 'stub/behave=pass/*' -f 'stub/*-'
 one_line_saying "has an empty pattern"
 echo "round three: a filter of several --filter is refused when one of them is"
 
+# --- 9. a key given twice in one object is refused: which one counts would be a guess.
+python3 - "$work/o.json" "$work/dup.json" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(text.replace('"results": [', '"results": [], "results": [', 1))
+PY
+exit_is 2 "$stub" report "$work/dup.json"
+one_line_saying 'the key "results" is given twice in one object'
+exit_is 2 "$stub" result "$work/dup.json" stub/behave=orphan/copy=1
+printf '{"format": "hostcb-expectations", "format_version": 1, "expectations": [{"id": "stub/*", "expect": ["failed"], "reason": "r", "link": "l"}], "expectations": []}\n' >"$work/dup.jsonc"
+exit_is 2 "$stub" run -f 'stub/behave=fail/*' --expectations "$work/dup.jsonc"
+one_line_saying 'the key "expectations" is given twice'
+echo "round three: duplicate JSON keys are refused"
+
 # --- 12. one rule for every option: given once unless it takes a list, never empty.
 for args in "--shuffle=1 --shuffle=2" "-x -x" "--timeout 5 --timeout 6" "--until-fail --until-fail"; do
   # shellcheck disable=SC2086
