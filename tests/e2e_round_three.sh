@@ -143,6 +143,28 @@ exit_is 2 "$stub" run -f 'stub/behave=fail/*' --expectations "$work/dup.jsonc"
 one_line_saying 'the key "expectations" is given twice'
 echo "round three: duplicate JSON keys are refused"
 
+# --- 10. a reader that went away (| head) is a failed write: one line and exit 1, never SIGPIPE.
+closed_stdout() {  # runs the command with its stdout a pipe nobody reads; exit 128+N for signal N
+  python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+done = subprocess.run(sys.argv[1:], stdout=w, stderr=open(os.environ["ERR"], "w"))
+sys.exit(done.returncode if done.returncode >= 0 else 128 - done.returncode)' "$@"
+}
+exit_is 0 "$stub" run -f 'stub/behave=pass/*' --axis copy=1-300 --json "$work/big.json"
+for args in "list" "report $work/big.json" "result $work/big.json stub/behave=pass/copy=1"; do
+  # shellcheck disable=SC2086
+  ERR="$work/err" closed_stdout "$stub" $args
+  rc=$?
+  [ $rc -eq 1 ] && [ "$(grep -c 'cannot write to stdout' "$work/err")" -eq 1 ] ||
+    fail "'$args' into a closed pipe: exit $rc: $(cat "$work/err")"
+done
+"$stub" list -f 'stub/behave=pass/*' --axis copy=1-10000 2>"$work/err" | head -1 >/dev/null
+rc=${PIPESTATUS[0]}
+[ $rc -eq 1 ] && grep -q 'cannot write to stdout' "$work/err" || fail "list | head -1: exit $rc: $(cat "$work/err")"
+echo "round three: list, report and result into a closed pipe exit 1 with one line"
+
 # --- 12. one rule for every option: given once unless it takes a list, never empty.
 for args in "--shuffle=1 --shuffle=2" "-x -x" "--timeout 5 --timeout 6" "--until-fail --until-fail"; do
   # shellcheck disable=SC2086
