@@ -165,6 +165,17 @@ rc=${PIPESTATUS[0]}
 [ $rc -eq 1 ] && grep -q 'cannot write to stdout' "$work/err" || fail "list | head -1: exit $rc: $(cat "$work/err")"
 echo "round three: list, report and result into a closed pipe exit 1 with one line"
 
+# --- 11. adapter options: a plugin without init takes none; each option once, none empty.
+exit_is 2 "$stub" list --adapter "$fake@x=1"
+one_line_saying "takes no options (it has no init); '@x=1' would be dropped"
+if [ -n "$python_adapter" ]; then
+  exit_is 2 "$stub" list --adapter "$python_adapter@module=a,module=b"
+  one_line_saying "option 'module' is given twice"
+  exit_is 2 "$stub" list --adapter "$python_adapter@callable=fake_binding:launch,name="
+  one_line_saying "option 'name' has an empty value"
+fi
+echo "round three: adapter options are refused when dropped, repeated or empty"
+
 # --- 12. one rule for every option: given once unless it takes a list, never empty.
 for args in "--shuffle=1 --shuffle=2" "-x -x" "--timeout 5 --timeout 6" "--until-fail --until-fail"; do
   # shellcheck disable=SC2086
