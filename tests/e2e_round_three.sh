@@ -193,3 +193,20 @@ one_line_saying "--format is given 2 times"
 exit_is 0 "$stub" list -f 'stub/behave=pass/*' -f 'stub/behave=fail/*' --axis copy=1 --axis behave=pass,fail
 echo "round three: repeated single-valued options and empty values are refused alike"
 
+# --- 13. report: the same file twice is one environment; the console says what the pages say.
+exit_is 1 "$stub" run -f 'stub/behave=pass/*:stub/behave=fail/*' --json "$work/a.json"
+ln -s a.json "$work/a-link.json"
+exit_is 0 "$stub" report "$work/a.json" "$work/a.json" "$work/./a.json" "$work/a-link.json" --markdown "$work/a.md"
+grep -q '^2 scenarios in 1 environment,' "$work/a.md" || fail "one file given four times: $(head -3 "$work/a.md")"
+python3 - "$work/a.json" "$work/b.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["environment"]["hostname"] = "another"
+d["results"][0]["status"], d["results"][0]["reason"] = "skipped", "excluded: elsewhere"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+exit_is 0 "$stub" report "$work/a.json" "$work/b.json" --markdown "$work/ab.md"
+grep -q '### What differs: 1 scenario(s)' "$work/ab.md" && grep -q 'what differs: 1 scenario(s)' "$work/err" ||
+  fail "console and Markdown disagree on what differs: $(cat "$work/err"); $(grep 'What differs' "$work/ab.md")"
+echo "round three: report reads a file once, and its console says what its pages say"
+
