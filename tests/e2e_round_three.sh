@@ -210,3 +210,42 @@ grep -q '### What differs: 1 scenario(s)' "$work/ab.md" && grep -q 'what differs
   fail "console and Markdown disagree on what differs: $(cat "$work/err"); $(grep 'What differs' "$work/ab.md")"
 echo "round three: report reads a file once, and its console says what its pages say"
 
+# --- 14. smaller ones.
+# result reads what report reads: no environment is no results file.
+python3 - "$work/a.json" "$work/noenv.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["environment"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+exit_is 2 "$stub" result "$work/noenv.json" stub/behave=pass/copy=1
+one_line_saying 'no "environment"'
+exit_is 2 "$stub" report "$work/noenv.json"
+# result: a run that has not finished, and a mistyped id, each said as what it is.
+exit_is 1 "$stub" result "$work/a.json" stub/behave=pas/copy=1
+grep -q "did you mean 'stub/behave=pass/copy=1'?" "$work/out" || fail "a mistyped id: $(cat "$work/out")"
+"$stub" run -f 'stub/behave=hang/*' --timeout 60 --json "$work/running.json" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q 'run=unfinished' "$work/running.json" 2>/dev/null && break; sleep 0.05; done
+exit_is 1 "$stub" result "$work/running.json" stub/behave=hang/copy=1
+kill -9 $pid
+wait $pid 2>/dev/null
+grep -q 'the run writing it has not finished' "$work/out" || fail "result on an unfinished run: $(cat "$work/out")"
+# --maxfail: the skip reason never claims how many failures the run holds.
+"$stub" run -j 4 --maxfail 2 -f 'stub/behave=fail/*' --axis copy=1-12 --json "$work/maxfail.json" >/dev/null 2>&1
+python3 - "$work/maxfail.json" <<'PY' || fail "--maxfail 2 at -j 4: a skip reason claims a count"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+failed = sum(x["status"] == "failed" for x in r)
+reasons = {x["reason"] for x in r if x["status"] == "skipped"}
+print(failed, reasons, file=sys.stderr)
+sys.exit(0 if failed >= 2 and reasons == {"not run: --maxfail 2 stopped the run when 2 failures had come in"} else 1)
+PY
+# The version: a tree without a .git of its own inside another repository names no commit.
+git init -q "$work/outer" && mkdir -p "$work/outer/vendor/hostcb" &&
+  git -C "$work/outer" -c user.name=t -c user.email=t@t.invalid commit -q --allow-empty -m outer || fail "git init"
+"$cmake" -DSOURCE_DIR="$work/outer/vendor/hostcb" -DOUT="$work/vendored.cpp" -DGIVEN=unknown -P "$source_dir/cmake/hostcb_git_revision.cmake"
+grep -q 'return "unknown"' "$work/vendored.cpp" || fail "a vendored tree names the outer commit: $(cat "$work/vendored.cpp")"
+"$cmake" -DSOURCE_DIR="$work/outer" -DOUT="$work/own.cpp" -DGIVEN=unknown -P "$source_dir/cmake/hostcb_git_revision.cmake"
+grep -q "return \"$(git -C "$work/outer" rev-parse --short=12 HEAD)\"" "$work/own.cpp" || fail "a tree's own commit is not named"
+echo "round three: result's inputs and messages, --maxfail's reason, the version of a vendored tree"
