@@ -2,12 +2,24 @@
 # it changed, so a new commit is in the next binary without reconfiguring, and an
 # unchanged one rebuilds nothing. A revision given with -DHOSTCB_GIT_REVISION=... (GIVEN)
 # wins: a copy of the tree sent to another machine may carry a stale .git, or none.
+# Only a repository whose top is the source tree is asked: a tree without a .git of its own
+# inside another repository (a vendored copy, an unpacked release) would otherwise name
+# that repository's commit as hostcb's; it is "unknown".
 set(revision "${GIVEN}")
 find_package(Git QUIET)
 if(GIT_FOUND AND GIVEN STREQUAL "unknown")
-  execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse --short=12 HEAD
+  execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse --show-toplevel
                   WORKING_DIRECTORY "${SOURCE_DIR}"
-                  OUTPUT_VARIABLE rev OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc ERROR_QUIET)
+                  OUTPUT_VARIABLE top OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE top_rc ERROR_QUIET)
+  file(REAL_PATH "${SOURCE_DIR}" source_real)
+  if(top_rc EQUAL 0 AND top)
+    file(REAL_PATH "${top}" top)
+  endif()
+  if(top_rc EQUAL 0 AND top STREQUAL source_real)
+    execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse --short=12 HEAD
+                    WORKING_DIRECTORY "${SOURCE_DIR}"
+                    OUTPUT_VARIABLE rev OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc ERROR_QUIET)
+  endif()
   if(rc EQUAL 0 AND rev)
     execute_process(COMMAND "${GIT_EXECUTABLE}" status --porcelain --untracked-files=no
                     WORKING_DIRECTORY "${SOURCE_DIR}" OUTPUT_VARIABLE dirty ERROR_QUIET)

@@ -22,15 +22,16 @@ static std::string folder_of(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// Creates a unique temporary file beside `path`; returns its fd and fills `temp_path`.
-// The name is the report's, cut so that the suffix still fits in NAME_MAX: a legal
-// 254-character report name must not fail as "File name too long".
-static int open_temp_beside(const std::string& path, std::string& temp_path) {
-  static constexpr char kSuffix[] = ".tmp-XXXXXX";
-  constexpr std::size_t kKeep = NAME_MAX - (sizeof kSuffix - 1);
+std::string temporary_name_beside(const std::string& path, const std::string& suffix) {
+  const std::size_t keep = NAME_MAX - std::min<std::size_t>(suffix.size(), NAME_MAX);
   const std::size_t slash = path.rfind('/');
   const std::size_t name_start = slash == std::string::npos ? 0 : slash + 1;
-  std::string pattern = path.substr(0, name_start + std::min(path.size() - name_start, kKeep)) + kSuffix;
+  return path.substr(0, name_start + std::min(path.size() - name_start, keep)) + suffix;
+}
+
+// Creates a unique temporary file beside `path`; returns its fd and fills `temp_path`.
+static int open_temp_beside(const std::string& path, std::string& temp_path) {
+  const std::string pattern = temporary_name_beside(path, ".tmp-XXXXXX");
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
   int fd = mkstemp(name.data());

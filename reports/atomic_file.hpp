@@ -10,6 +10,10 @@ namespace hostcb {
 // replace an existing non-regular file or symbolic link. An existing file keeps its mode.
 void write_file_atomically(const std::string& path, const std::string& content);
 
+// A name for a file beside `path` ending in `suffix`: the report's name cut so that the
+// whole still fits in NAME_MAX (a legal 254-character name must not fail as too long).
+std::string temporary_name_beside(const std::string& path, const std::string& suffix);
+
 // Checks up front that `path` could be written (its folder exists and takes new files),
 // so a bad --junit path fails before any scenario runs. Throws UsageError.
 void check_writable(const std::string& path, const std::string& what);

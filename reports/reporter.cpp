@@ -6,19 +6,23 @@
 
 #include "model/errors.hpp"
 #include "reports/atomic_file.hpp"
+#include "reports/last_words.hpp"
 #include "reports/utc_time.hpp"
 
 namespace hostcb {
 
-Result unfinished_run_marker(std::size_t planned) {
+Result unfinished_run_marker(std::size_t planned, const std::string& ended_by) {
   Result marker;
   marker.family = "hostcb";
   marker.params.add("run", "unfinished");
-  marker.id = marker.family + "/run=unfinished";
+  marker.id = kUnfinishedRunId;
   marker.status = Status::error;
-  marker.reason = str("hostcb (pid ", ::getpid(), ") started a run of ", planned,
-                      " scenario(s) and has not written its results: it is still running, or it was killed "
-                      "(SIGKILL, out of memory) before it could; this file holds none of any run's results");
+  const std::string started = str("hostcb (pid ", ::getpid(), ") started a run of ", planned, " scenario(s) and ");
+  marker.reason = ended_by.empty()
+                      ? started + "has not written its results: it is still running, or it ended before it could"
+                      : started + "was ended by " + ended_by + " before it wrote its results (the first signal stops a "
+                                  "run and writes them; a second ends hostcb at once)";
+  marker.reason += "; this file holds none of any run's results";
   return marker;
 }
 
@@ -33,10 +37,19 @@ void FileReporter::run_started(const Environment& environment, std::size_t plann
   try {
     write_file_atomically(path_, render_(unfinished));
   } catch (const std::exception&) {
+    return;
   }
+  // What the file says if a second signal ends hostcb before the end: prepared now.
+  std::string on_signal[2];
+  for (int k = 0; k < 2; ++k) {
+    unfinished.results = {unfinished_run_marker(planned, k == 0 ? "a second SIGINT" : "a second SIGTERM")};
+    on_signal[k] = render_(unfinished);
+  }
+  arm_last_words(path_, std::move(on_signal[0]), std::move(on_signal[1]));
 }
 
 void FileReporter::run_finished(const RunReport& report, ReportFiles& files) {
+  disarm_last_words(path_);  // the run's own report from here on
   try {
     write_file_atomically(path_, render_(report));
     files.written.push_back(path_);

@@ -54,13 +54,17 @@ class MultiReporter final : public Reporter {
 };
 
 // What a report file holds while its run is under way: one error result,
-// hostcb/run=unfinished, saying that the run has not written its results.
-Result unfinished_run_marker(std::size_t planned);
+// hostcb/run=unfinished, saying that the run has not written its results, and why when
+// hostcb saw why (`ended_by`: "a second SIGINT"); empty, it names no cause (SIGKILL, a
+// crash or the OOM killer leave no trace hostcb could see).
+Result unfinished_run_marker(std::size_t planned, const std::string& ended_by = "");
+inline constexpr const char* kUnfinishedRunId = "hostcb/run=unfinished";  // its id
 
 // Writes one file when the run finishes (JUnit, JSON), whole or not at all
 // (atomic_file.hpp). A failure is recorded in ReportFiles, never thrown. When the run
 // starts, the file is replaced by one holding only unfinished_run_marker(): a hostcb
-// killed before the end (SIGKILL) leaves that, not the previous run's report.
+// killed before the end (SIGKILL) leaves that, not the previous run's report; a second
+// SIGINT or SIGTERM leaves the marker naming it (last_words.hpp).
 class FileReporter final : public Reporter {
  public:
   using Render = std::string (*)(const RunReport&);

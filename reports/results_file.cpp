@@ -69,6 +69,11 @@ ResultsFile read_results_file(const std::string& path) {
   ResultsFile file{read_hostcb_document(path, "hostcb-results", {1, 2, 3}, "hostcb results file"), {}};
   if (!file.doc.contains("results") || !file.doc.at("results").is_array())
     throw UsageError(str(path, ": not a hostcb results file (\"results\" is not a list)"));
+  // What `report` reads of the environment, refused here for `result` too: one reader.
+  const auto& doc = file.doc;
+  if (!doc.contains("environment") || !doc.at("environment").is_object() || !doc.at("environment").contains("devices") ||
+      !doc.at("environment").at("devices").is_array() || !doc.at("environment").contains("selected_device"))
+    throw UsageError(str(path, ": not a hostcb results file (no \"environment\" with \"devices\" and \"selected_device\")"));
   try {
     for (const auto& entry : file.doc.at("results")) file.results.push_back(result_from_json(entry));
   } catch (const nlohmann::json::exception& e) {

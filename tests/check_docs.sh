@@ -189,6 +189,12 @@ PY
     awk '/^# The command line/{f=1} f&&/^```$/{n++} f&&n==1' docs/cli.md | grep -qw "hostcb $sub" ||
       problem "docs/cli.md: the synopsis leaves out 'hostcb $sub'"
   done
+  # Each subcommand's exit codes in docs/cli.md are the ones its --help ends with.
+  for sub in list self-test shrink report result bench overhead; do
+    codes=$("$hostcb" "$sub" --help 2>/dev/null | sed -n '/^Exit codes:/,$p' | tr '\n' ' ' | sed 's/ *$//; s/|/\\|/g')
+    grep -qF "| \`$sub\` | $codes |" docs/cli.md ||
+      problem "docs/cli.md: the exit codes of '$sub' are not what its --help says: $codes"
+  done
 else
   echo "check_docs: no hostcb binary given: counts not checked"
 fi

@@ -16,7 +16,7 @@ grep -q 'forward=fake' "$work/at.out" || fail "the adapter in a@b was not loaded
 
 "$stub" list --adapter "" >/dev/null 2>"$work/empty.err"
 code=$?
-[ $code = 2 ] && grep -q 'adapter: the path is empty' "$work/empty.err" || fail "empty path: exit $code, $(cat "$work/empty.err")"
+[ $code = 2 ] && grep -q -- '--adapter is given an empty value' "$work/empty.err" || fail "empty path: exit $code, $(cat "$work/empty.err")"
 
 "$stub" run --adapter "$crashes" --json "$work/crash.json" >/dev/null 2>"$work/crash.err"
 code=$?

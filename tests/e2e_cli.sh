@@ -116,7 +116,7 @@ for option in "run --junit" "run --json" "run --expectations" "report --markdown
   "$stub" $option '' "${input[@]}" >"$work/empty.out" 2>"$work/empty.err"
   rc=$?
   [ $rc -eq 2 ] || fail "$option '': exit $rc, expected 2"
-  [ "$(wc -l <"$work/empty.err")" -eq 1 ] && grep -q "path is empty" "$work/empty.err" ||
+  [ "$(wc -l <"$work/empty.err")" -eq 1 ] && grep -q -- "${option#* } is given an empty value" "$work/empty.err" ||
     fail "$option '': expected one line saying the path is empty, got: $(cat "$work/empty.err")"
   [ -s "$work/empty.out" ] && fail "$option '': something ran: $(cat "$work/empty.out")"
 done

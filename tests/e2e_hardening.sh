@@ -121,7 +121,7 @@ echo "hardening: result refuses bad results files, FIFOs and folders with exit 2
 
 # --- 12. an empty filter is refused like ':' and '-'.
 exit_is 2 "$stub" run --filter ''
-one_line_saying "the filter is empty"
+one_line_saying "--filter is given an empty value"
 echo "hardening: --filter '' is refused"
 
 # --- 15. messages that say what is wrong.

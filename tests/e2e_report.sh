@@ -27,7 +27,7 @@ grep -q '"label": "580.159.04 · CUDA 13.0 · NVIDIA H200 · gpu-h200-1 · cuda-
 # Format 2 beside format 3.
 "$stub" report "$old" "$new" --markdown "$work/mixed.md" 2>"$work/mixed.log" ||
   fail "report of a format 2 and a format 3 file: exit $?: $(cat "$work/mixed.log")"
-grep -q '6 scenarios in 2 environments, 4 differing' "$work/mixed.log" || fail "mixed: $(cat "$work/mixed.log")"
+grep -q '6 scenarios in 2 environments; what differs: 4 scenario(s)' "$work/mixed.log" || fail "mixed: $(cat "$work/mixed.log")"
 grep -q '#1 580.159.04, CUDA 13.0, device 0, cuda.*runtime.*: Python 3.12.3; cuda-bindings 13.3.1;' "$work/mixed.md" ||
   fail "the format 2 column is not told apart by its describe text: $(grep '^| scenario' "$work/mixed.md")"
 grep -q '#2 580.159.04, CUDA 13.0, device 0, cuda-bindings 13.5.0, cuda-python 13.5.0 |' "$work/mixed.md" ||

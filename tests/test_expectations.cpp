@@ -97,6 +97,19 @@ TEST_CASE("a malformed expectations file is refused with its line and column", "
             .rfind("x.jsonc:4:9: \"link\"", 0) == 0);
 }
 
+TEST_CASE("a key given twice in one object is refused, never last-wins", "[expectations]") {
+  // Issue 33, item 9: a trailing "expectations": [] would otherwise discard every entry.
+  const std::string entry = R"({"id": "a", "expect": ["failed"], "reason": "r", "link": "l")";
+  CHECK(contains(refusal(std::string(kHeader) + R"({"id": "a", "id": "b", "expect": ["failed"], "reason": "r", "link": "l"}]})"),
+                 "x.jsonc: the key \"id\" is given twice in one object"));
+  CHECK(contains(refusal(std::string(kHeader) + entry + "}], \"expectations\": []}"), "the key \"expectations\" is given twice"));
+  CHECK(contains(refusal(std::string(kHeader) + entry + R"(, "layers": {"x": ">=1", "x": "<0"}}]})"),
+                 "the key \"x\" is given twice"));
+  // One key in two objects, or in an object inside another, is no repeat.
+  CHECK(refusal(std::string(kHeader) + entry + "}, " + entry + "}]}").empty());
+  CHECK(refusal(std::string(kHeader) + entry + R"(, "driver": {"min": "1", "max": "2"}}]})").empty());
+}
+
 TEST_CASE("a format that is not a string, or versions past 9 digits, are refused at load", "[expectations]") {
   CHECK(refusal("{\"format\": 5, \"format_version\": 1, \"expectations\": []}")
             .rfind("x.jsonc:1:2: \"format\" must be \"hostcb-expectations\"", 0) == 0);

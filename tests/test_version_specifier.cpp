@@ -50,6 +50,13 @@ TEST_CASE("a malformed version range is refused, saying what is wrong", "[versio
       {">=13.*", "only == and != take a version ending in .*"},
       {"===13.0", "'=13.0' is no release version"},
       {"=>13", "'=>13' starts with no operator"},
+      // Issue 33, item 14: the cause of a refusal, and ranges no version is in.
+      {">=9999999999", "'9999999999' has a number of 10 digits; a release number has at most 9"},
+      {"<1.2.3,>1.2.3", "'<1.2.3,>1.2.3' holds no release version: its clauses exclude each other"},
+      {">=2,<1.9", "holds no release version"},
+      {"==1.*,!=1.*", "holds no release version"},
+      {"<0", "holds no release version"},
+      {"==1.2,!=1.2.0", "holds no release version"},
   };
   for (const auto& [text, why] : bad) {
     INFO(text);
@@ -60,4 +67,14 @@ TEST_CASE("a malformed version range is refused, saying what is wrong", "[versio
       CHECK(std::string(e.what()).find(why) != std::string::npos);
     }
   }
+}
+
+TEST_CASE("a range that holds some version is kept, however narrow", "[versions]") {
+  // Issue 33, item 14: only a range with no version in it is refused.
+  for (const char* text : {">1.2.3,<1.2.4", ">=1.2.3,<=1.2.3", "==1.2.*,!=1.2.0", ">0", "<0.0.1", "!=0", "~=1.2,!=1.2.*,<2",
+                           ">=999999999,<999999999.1", ">999999999.999999999"}) {
+    INFO(text);
+    CHECK_NOTHROW(VersionSpecifier::parse(text));
+  }
+  CHECK(VersionSpecifier::parse(">1.2.3,<1.2.4").contains("1.2.3.1"));
 }

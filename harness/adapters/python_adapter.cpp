@@ -45,6 +45,7 @@
 #include <cstdarg>
 #include <cstdint>
 #include <cstdlib>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
@@ -369,10 +370,19 @@ int init(const char* options) {
   std::string module = std::string("hostcb_layers.cuda_bindings_") + HOSTCB_PYTHON_TARGET;
   std::string callable, name;
   bool module_given = false;
+  std::set<std::string> given;  // hostcb's rule for options: each once, none empty
   std::stringstream items(options ? options : "");
   for (std::string item; std::getline(items, item, ',');) {
     std::size_t eq = item.find('=');
     std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (!key.empty() && value.empty()) {
+      t_last_error = "option '" + key + "' has an empty value; leave it out or give it one";
+      return 1;
+    }
+    if (!key.empty() && !given.insert(key).second) {
+      t_last_error = "option '" + key + "' is given twice; give it once";
+      return 1;
+    }
     if (key == "module") module = value, module_given = true;
     else if (key == "callable") callable = value;
     else if (key == "name") name = value;

@@ -17,7 +17,9 @@ namespace {
 
 constexpr const char* kFooter =
     "Run 'hostcb SUBCOMMAND --help' for its options and exit codes. Exit codes in short: 0 passed,\n"
-    "1 failed, 2 usage error (nothing ran), 77 nothing ran (no usable GPU), 130/143 interrupted.";
+    "1 failed (or stdout could not be written), 2 usage error (nothing ran), 77 nothing ran (no usable\n"
+    "GPU), 130/143 interrupted. An option is given once, unless it takes a list (--filter, --axis,\n"
+    "--adapter); no value may be empty.";
 
 std::vector<std::string> names_of(const std::vector<CLI::App*>& commands) {
   std::vector<std::string> names;
@@ -71,6 +73,47 @@ std::string printable(const std::string& text) {
   return out;
 }
 
+// The options' one rule, for every subcommand alike: an option that takes a list (--filter,
+// --axis, --adapter, report's files) may be repeated, any other only given once, since
+// which of two values would win is a guess; and no value may be empty, since an unset
+// variable ($SEED, $FILTER) must not quietly widen a run or pick a default.
+bool repeatable(const CLI::Option* option) {
+  return option->get_items_expected_max() > 1 || option->get_multi_option_policy() == CLI::MultiOptionPolicy::TakeAll;
+}
+
+// CLI11 refuses some repeats itself, in words that name no fix: check_given says it instead.
+void leave_repeats_to_check_given(CLI::App* command) {
+  for (CLI::Option* option : command->get_options())
+    if (!repeatable(option)) option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+std::string empty_value(const std::string& name) { return name + " is given an empty value; leave it out or give it one"; }
+
+// "--shuffle=" reaches CLI11 as no value at all (a flag's default, or a missing value), so
+// it is found as written, before parsing; "" when there is none.
+std::string empty_assignment(const std::vector<std::string>& args) {
+  for (std::size_t i = 1; i < args.size() && args[i] != "--"; ++i)
+    if (args[i].size() > 3 && args[i].rfind("--", 0) == 0 && args[i].find('=') == args[i].size() - 1)
+      return empty_value(args[i].substr(0, args[i].size() - 1));
+  return "";
+}
+
+// After parsing: what is given twice, and empty values given apart (--junit '').
+void check_given(const CLI::App* command) {
+  std::string repeats;
+  for (const CLI::Option* option : command->get_options())
+    if (repeatable(option) && !option->get_positional()) repeats += (repeats.empty() ? "" : ", ") + option->get_name();
+  for (const CLI::Option* option : command->get_options()) {
+    const std::string name = option->get_positional() ? option->get_type_name() : option->get_name();
+    if (option->count() > 1 && !repeatable(option))
+      throw UsageError(str(name, " is given ", option->count(), " times; give it once (", command->get_name(),
+                           repeats.empty() ? " repeats no option" : " repeats only " + repeats, ")"));
+    if (option->get_items_expected_max() > 0)  // it takes values, not a flag
+      for (const std::string& value : option->results())
+        if (value.empty()) throw UsageError(empty_value(name));
+  }
+}
+
 }  // namespace
 
 int run_cli(const CaseRegistration& register_cases, const std::vector<std::string>& args) {
@@ -85,6 +128,7 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
     commands.push_back(make());
   std::vector<CLI::App*> parsers;
   for (auto& command : commands) parsers.push_back(command->add_to(app));
+  for (CLI::App* parser : parsers) leave_repeats_to_check_given(parser);
 
   if (args.size() > 1 && args[1].rfind("-", 0) != 0) {  // a subcommand, or a typo of one
     bool known = false;
@@ -95,6 +139,10 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
                 << (hint.empty() ? "" : "; did you mean '" + hint + "'?") << " (see hostcb --help)\n";
       return kExitUsage;
     }
+  }
+  if (const std::string empty = empty_assignment(args); !empty.empty()) {
+    std::cerr << "hostcb: " << printable(empty) << "\n";
+    return kExitUsage;
   }
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
@@ -116,10 +164,12 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
   }
 
   Command* chosen = nullptr;
+  const CLI::App* chosen_parser = nullptr;
   for (std::size_t i = 0; i < parsers.size(); ++i)
-    if (parsers[i]->parsed()) chosen = commands[i].get();
+    if (parsers[i]->parsed()) chosen = commands[i].get(), chosen_parser = parsers[i];
   if (!chosen) return kExitUsage;  // require_subcommand(1) makes this unreachable
   try {
+    check_given(chosen_parser);
     struct Teardown {
       ~Teardown() { teardown_adapters(); }
     } teardown;  // also for the adapters loaded before one was refused

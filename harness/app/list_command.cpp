@@ -46,7 +46,8 @@ class ListCommand final : public Command {
     list->add_flag("--families", families_, "list the families instead: name, scenarios, axes, summary");
     add_adapter_option(list, adapters_);
     list->footer(std::string(kFilterHelp) +
-                 "\nThe ids go to stdout, one per line; the total goes to stderr.\nExit codes: 0 listed, 2 usage error.");
+                 "\nThe ids go to stdout, one per line; the total goes to stderr.\n"
+                 "Exit codes: 0 listed, 1 stdout could not be written (list | head), 2 usage error, 130/143 interrupted.");
     return list;
   }
   std::vector<std::string> adapters() const override { return adapters_; }

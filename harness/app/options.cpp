@@ -10,6 +10,7 @@
 #include "cuda/environment_capture.hpp"
 #include "exec/interrupt.hpp"
 #include "model/errors.hpp"
+#include "model/filter.hpp"
 #include "protocol/worker_protocol.hpp"
 
 namespace hostcb {
@@ -29,6 +30,9 @@ void add_selection_options(CLI::App* command, SelectionOptions& options) {
 
 std::string joined_filter(const std::vector<std::string>& filters) {
   if (filters.empty()) return "*";
+  // Each filter by its own rules first: joined, '-' (an unset $NEG after the dash) would
+  // lose its empty pattern and leave a larger run.
+  for (const std::string& filter : filters) Filter::parse(filter);
   if (filters.size() == 1) return filters.front();
   std::string positive, negative;
   for (const std::string& filter : filters) {

@@ -1,17 +1,40 @@
 // hostcb report: many `run --json` files merged into one matrix (Markdown, HTML, JSON).
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <iostream>
+#include <utility>
 
 #include "app/cli.hpp"
 #include "app/command.hpp"
 #include "app/options.hpp"
 #include "matrix/html_writer.hpp"
 #include "matrix/markdown_writer.hpp"
+#include "matrix/matrix_document.hpp"
 #include "matrix/matrix.hpp"
 #include "matrix/summary_writer.hpp"
 
 namespace hostcb {
 
 namespace {
+
+// The results files once each: the same file given twice (a.json ./a.json, a link to it) is
+// one environment, not two with every red cell counted twice. A file that cannot be looked
+// at is kept, for its reader to refuse.
+std::vector<std::string> once_each(const std::vector<std::string>& paths) {
+  std::vector<std::string> distinct;
+  std::vector<std::pair<dev_t, ino_t>> seen;
+  for (const auto& path : paths) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0) {
+      const std::pair<dev_t, ino_t> identity{st.st_dev, st.st_ino};
+      if (std::find(seen.begin(), seen.end(), identity) != seen.end()) continue;
+      seen.push_back(identity);
+    }
+    distinct.push_back(path);
+  }
+  return distinct;
+}
 
 class ReportCommand final : public Command {
  public:
@@ -29,7 +52,8 @@ class ReportCommand final : public Command {
                       "write a short Markdown summary here (verdict, counts per environment and layer, what differs, "
                       "the first failures; under 60 KB) for a pull-request comment or a CI step summary");
     report->footer("With no output named, the Markdown goes to stdout.\n"
-                   "Exit codes: 0 merged, 1 a report could not be written, 2 usage error (a file that is not a results file).");
+                   "Exit codes: 0 merged, 1 a report or stdout could not be written, 2 usage error (a file that is not a\n"
+                   "results file), 130/143 interrupted.");
     return report;
   }
 
@@ -40,7 +64,7 @@ class ReportCommand final : public Command {
     check_report_options({&markdown_, &html_, &json_, &summary_}, inputs);
     MatrixReport report;
     report.generated_utc = utc_now();
-    for (const auto& path : results_) add_results_file(report.matrix, path);
+    for (const auto& path : once_each(results_)) add_results_file(report.matrix, path);
     if (!previous_.empty()) {
       report.has_previous = true;
       report.previous_source = previous_;
@@ -54,8 +78,10 @@ class ReportCommand final : public Command {
     ReportsWritten done = write_reports(outputs);  // every one is attempted
     for (const auto& problem : done.failed) std::cerr << "hostcb: " << problem << "\n";
     if (outputs.empty()) std::cout << matrix_markdown(report);
-    std::cerr << "hostcb report: " << scale_text(report.matrix.scenarios.size(), report.matrix.columns.size()) << ", "
-              << report.matrix.differing().size() << " differing across them";
+    // The figures the pages give (matrix_document): the console never says another.
+    const MatrixDocument doc = matrix_document(report);
+    std::cerr << "hostcb report: " << doc.scale << "; what differs: " << doc.explanation.rows
+              << " scenario(s) whose result is not the same everywhere";
     if (report.has_previous) std::cerr << ", " << report.changes.size() << " changed since the previous matrix";
     std::cerr << "\n";
     return done.ok() ? kExitPassed : kExitFailed;

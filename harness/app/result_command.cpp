@@ -2,10 +2,13 @@
 // prints it, and its status as the exit code. CTest's per-family mode runs each family
 // once and gives every scenario its own test through this (cmake/HostcbScenarioTests.cmake).
 #include <iostream>
+#include <set>
 
 #include "app/cli.hpp"
 #include "app/command.hpp"
+#include "model/suggest.hpp"
 #include "reports/console_reporter.hpp"
+#include "reports/reporter.hpp"
 #include "reports/results_file.hpp"
 
 namespace hostcb {
@@ -20,8 +23,8 @@ class ResultCommand final : public Command {
     result->add_option("id", id_, "the scenario id")->type_name("ID")->required();
     result->footer("Every result the file has for the id is printed (each --repeat pass, each device of --device\n"
                    "all); the exit code is the worst one's.\n"
-                   "Exit codes: 0 passed (or xfail), 1 failed, error or xpass, or no result for the id in the file,\n"
-                   "2 usage error (not a results file), 77 skipped.");
+                   "Exit codes: 0 passed (or xfail), 1 failed, error or xpass, no result for the id in the file, or\n"
+                   "stdout could not be written, 2 usage error (not a results file), 77 skipped.");
     return result;
   }
 
@@ -33,7 +36,7 @@ class ResultCommand final : public Command {
     for (const Result& r : file.results)
       if (r.id == id_) found.push_back(&r);
     if (found.empty()) {
-      std::cout << "no result for " << id_ << " in " << path_ << ": the family's run did not reach it\n";
+      std::cout << "no result for " << id_ << " in " << path_ << ": " << why_none(file) << "\n";
       return kExitFailed;
     }
     ConsoleReporter console(Verbosity::verbose, ColorMode::never);
@@ -50,6 +53,20 @@ class ResultCommand final : public Command {
   }
 
  private:
+  // Why the file has no result for the id, from what it holds: a run that has not finished
+  // (its marker), an id no result is close to (a typo), or a run that did not reach it.
+  std::string why_none(const ResultsFile& file) const {
+    std::set<std::string> ids;
+    for (const Result& r : file.results) {
+      if (r.id == kUnfinishedRunId) return "the run writing it has not finished: " + first_line(r.reason);
+      ids.insert(r.id);
+    }
+    const std::string n = std::to_string(file.results.size());
+    // A typo is looked for among a family's worth of ids, not a million (edit distances).
+    const std::string closest = ids.size() <= 20000 ? closest_match(id_, {ids.begin(), ids.end()}) : "";
+    if (!closest.empty()) return "none of its " + n + " results has this id; did you mean '" + closest + "'?";
+    return "none of its " + n + " results has this id: the run did not reach it, or the id is mistyped";
+  }
   std::string path_, id_;
 };
 

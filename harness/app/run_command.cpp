@@ -24,9 +24,10 @@ namespace {
 
 constexpr const char* kRunFooter = R"(Isolation (--isolate): worker (default) runs scenarios in a worker process that is replaced when it
 crashes or hangs; scenario gives each scenario a fresh process; none runs in-process (for a debugger).
-Exit codes: 0 every scenario that ran passed, 1 a scenario failed or errored, an xpass, or a report was
-not written, 2 usage error (nothing ran), 77 nothing ran (all skipped, e.g. no usable GPU), 130/143
-interrupted by SIGINT/SIGTERM (reports are still written, unrun scenarios skipped).)";
+Exit codes: 0 every scenario that ran passed (or failed as listed: xfail), 1 a scenario failed (a
+host-function call after its scenario ended fails it) or errored, an xpass, or a report was not written,
+2 usage error (nothing ran), 77 nothing ran (all skipped, e.g. no usable GPU), 130/143 interrupted by
+SIGINT/SIGTERM (reports are still written, unrun scenarios skipped).)";
 
 class RunCommand final : public Command {
  public:
@@ -107,8 +108,7 @@ class RunCommand final : public Command {
     } else {
       outcome = session.run(selected, repeat_, reporters);
     }
-    Verdict verdict = run_verdict(
-        {outcome.report.results, outcome.report.orphans.total(), outcome.files.failed, outcome.interrupt_signal});
+    Verdict verdict = run_verdict({outcome.report.results, outcome.files.failed, outcome.interrupt_signal});
     if (selected.empty() && verdict.exit_code == kExitNothingRan)  // --allow-empty, and nothing else went wrong
       verdict = {kExitPassed, "the filter selects no scenario, allowed by --allow-empty"};
     console.verdict(verdict.exit_code, verdict.why);

@@ -118,6 +118,7 @@ SessionOutcome RunSession::finish(Reporter& reporter) {
     for (std::size_t k : by_plan) in_plan_order.push_back(std::move(outcome_.report.results[k]));
     outcome_.report.results = std::move(in_plan_order);
   }
+  fail_orphans_blame(outcome_.report.results, outcome_.report.orphans);  // before any report is written
   outcome_.report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   reporter.run_finished(outcome_.report, outcome_.files);
   outcome_.interrupt_signal = interrupt_signal();

@@ -1,6 +1,7 @@
 #include "app/standard_streams.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,6 +18,7 @@ bool g_stdout_was_closed = false;
 }  // namespace
 
 void guard_standard_streams() noexcept {
+  signal(SIGPIPE, SIG_IGN);
   for (int fd = 0; fd <= 2; ++fd) {
     if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
     // A closed stdout becomes /dev/full: a write to it still fails, and is reported as

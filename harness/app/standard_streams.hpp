@@ -7,7 +7,9 @@ namespace hostcb {
 // First thing in main, before any file or pipe is opened: a closed stdin, stdout or
 // stderr is opened on /dev/null, so that a report's temporary file or a worker's pipe can
 // never become fd 1 and receive the console. A closed stdout is remembered as a failed
-// write: finish_stdout() reports it.
+// write: finish_stdout() reports it. SIGPIPE is ignored, so that a reader that went away
+// (`hostcb list | head -1`) is a failed write that finish_stdout() reports, as for `run`,
+// not a silent death (workers get the default back: exec/worker_process.cpp).
 void guard_standard_streams() noexcept;
 
 // Last thing in main: flushes std::cout and C's stdout (the console's spdlog sink writes

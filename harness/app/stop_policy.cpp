@@ -15,7 +15,10 @@ bool StopPolicy::stopping() const { return (rule_ != Rule::never && stopped_) ||
 
 std::string StopPolicy::reason() const {
   if (deadline_) return "not run: --budget spent";
-  if (max_failures_ > 1) return str("not run: --maxfail ", max_failures_, " stopped the run after ", max_failures_, " failures");
+  // "When N had come in", not "after N": workers side by side may finish more beside the
+  // N-th, and those results are kept as they are.
+  if (max_failures_ > 1)
+    return str("not run: --maxfail ", max_failures_, " stopped the run when ", max_failures_, " failures had come in");
   return std::string("not run: ") + (rule_ == Rule::until_fail ? "--until-fail" : "--fail-fast") +
          " stopped the run at the first failure";
 }

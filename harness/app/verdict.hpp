@@ -14,15 +14,14 @@ struct Verdict {
 };
 
 struct RunOutcome {
-  std::vector<Result> results;
-  std::uint64_t orphan_events = 0;       // host functions called after their scenario ended
+  std::vector<Result> results;           // orphans already failed what they are blamed on
   std::vector<std::string> reports_lost; // reports that could not be written
   int interrupt_signal = 0;              // SIGINT or SIGTERM, 0 when none
 };
 
 // An interrupt outranks everything (128 + signal); then anything bad (a failure, an error,
-// an xpass, an orphan callback, a lost report) is 1; a run in which nothing passed is 77;
-// else 0.
+// an xpass, a lost report) is 1; a run in which every scenario was skipped is 77; else 0
+// (a run of xfails too: they ran, and failed as listed).
 Verdict run_verdict(const RunOutcome& outcome);
 
 }  // namespace hostcb

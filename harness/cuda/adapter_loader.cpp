@@ -222,6 +222,9 @@ AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
       if (taken == name) throw fail(str("a forwarding layer named '", name, "' is already loaded"));
     return name;
   };
+  // Options go to init alone: a plugin without one would drop them without a word.
+  if (!table->init && !s.options.empty())
+    throw fail(str("takes no options (it has no init); '@", s.options, "' would be dropped"));
   if (!s.has_options) check_name();
   if (table->init && table->init(s.has_options ? s.options.c_str() : nullptr) != 0) {
     const char* said = table->last_error ? table->last_error() : nullptr;

@@ -1,9 +1,18 @@
 // SIGINT and SIGTERM: remembered, never fatal on the first arrival, so that workers can
 // be stopped and every report written with each planned scenario in it. A second signal,
-// of either kind, takes its default action at once.
+// of either kind, takes its default action at once, saying so on stderr, after the last
+// words (below). A copy of the first is no second signal: the same signal from the same
+// process within a second (timeout(1), and CI runners, signal the child and then its whole
+// process group, so hostcb gets it twice). A signal the kernel sends (^C on a terminal)
+// never counts as a copy: each keypress is the user's.
 #pragma once
 
 namespace hostcb {
+
+// What a second signal does before it ends hostcb: async-signal-safe, given the signal
+// (reports/last_words.hpp replaces each report with one saying so). None by default.
+using LastWords = void (*)(int signo) noexcept;
+void on_second_signal(LastWords last_words) noexcept;
 
 // First thing in main: a signal during planning is then recorded, not fatal. Idempotent.
 void install_interrupt_handlers();

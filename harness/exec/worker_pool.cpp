@@ -73,9 +73,10 @@ class Standby {
     }
   }
   bool waiting() const { return worker_.has_value(); }
-  // The standby for `device`, if one is there; one for another device is let go.
+  // The standby for `device`, if one is there; one for another device, or one that died
+  // while it waited (no scenario's fault: a new worker is started), is let go.
   std::optional<WorkerProcess> take(int device) {
-    if (worker_ && device_ != device) discard();
+    if (worker_ && (device_ != device || worker_has_exited(worker_->pid))) discard();
     std::optional<WorkerProcess> out = worker_;
     worker_.reset();
     return out;

@@ -1,7 +1,9 @@
 #include "model/json_input.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <vector>
 
 #include "model/errors.hpp"
 
@@ -34,6 +36,53 @@ std::size_t too_deep_at(const std::string& text, int max_depth, bool comments) {
   return std::string::npos;
 }
 
+// nlohmann's DOM parser, refusing a key given twice in one object: nlohmann keeps the last
+// without a word, so a trailing "expectations": [] would discard every entry before it.
+// The keys of each open object are kept while it is parsed, their lists reused by depth; a
+// key is looked for as ordered_json looks for it when it inserts one, so parsing keeps its
+// pace.
+class DomRefusingDuplicateKeys {
+ public:
+  using Json = nlohmann::ordered_json;
+  struct Duplicate {
+    std::string key;
+  };
+  explicit DomRefusingDuplicateKeys(Json& out) : dom_(out, true) {}
+  bool null() { return dom_.null(); }
+  bool boolean(bool value) { return dom_.boolean(value); }
+  bool number_integer(Json::number_integer_t value) { return dom_.number_integer(value); }
+  bool number_unsigned(Json::number_unsigned_t value) { return dom_.number_unsigned(value); }
+  bool number_float(Json::number_float_t value, const Json::string_t& text) { return dom_.number_float(value, text); }
+  bool string(Json::string_t& value) { return dom_.string(value); }
+  bool binary(Json::binary_t& value) { return dom_.binary(value); }
+  bool start_array(std::size_t size) { return dom_.start_array(size); }
+  bool end_array() { return dom_.end_array(); }
+  bool start_object(std::size_t size) {
+    if (depth_ == keys_.size()) keys_.emplace_back();
+    keys_[depth_++].clear();
+    return dom_.start_object(size);
+  }
+  bool key(Json::string_t& key) {
+    std::vector<std::string>& seen = keys_[depth_ - 1];
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) throw Duplicate{key};
+    seen.push_back(key);
+    return dom_.key(key);
+  }
+  bool end_object() {
+    --depth_;
+    return dom_.end_object();
+  }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& error) {
+    return dom_.parse_error(position, token, error);  // throws it: the caller reads its position
+  }
+
+ private:
+  nlohmann::detail::json_sax_dom_parser<Json> dom_;
+  std::vector<std::vector<std::string>> keys_;  // by depth: the open objects' keys so far
+  std::size_t depth_ = 0;
+};
+
 }  // namespace
 
 std::string line_column(const std::string& text, std::size_t offset) {
@@ -56,7 +105,13 @@ nlohmann::ordered_json parse_json_input(const std::string& text, const std::stri
   if (deep != std::string::npos)
     throw UsageError(str(name, ":", line_column(text, deep), ": nested more than ", limits.max_depth, " levels deep"));
   try {
-    return nlohmann::ordered_json::parse(text, nullptr, true, limits.comments);
+    nlohmann::ordered_json document;
+    DomRefusingDuplicateKeys dom(document);
+    nlohmann::ordered_json::sax_parse(text, &dom, nlohmann::ordered_json::input_format_t::json, true, limits.comments);
+    return document;
+  } catch (const DomRefusingDuplicateKeys::Duplicate& d) {
+    throw UsageError(str(name, ": the key \"", d.key.substr(0, 80), "\" is given twice in one object; which one counts "
+                                                                     "would be a guess: give it once"));
   } catch (const nlohmann::json::parse_error& e) {
     // "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
     std::string what = e.what();

@@ -1,5 +1,6 @@
 #include "model/result.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "model/errors.hpp"
@@ -47,6 +48,30 @@ Counts count_results(const std::vector<Result>& results) {
   Counts counts;
   for (const auto& r : results) counts.add(r.status);
   return counts;
+}
+
+void fail_orphans_blame(std::vector<Result>& results, const OrphanCounts& orphans) {
+  auto calls = [](std::uint64_t n) {
+    return str(n, " host-function call", n == 1 ? "" : "s", " found no active scenario or armed probe");
+  };
+  OrphanCounts nameless;
+  for (const auto& [id, n] : orphans.by_scenario()) {
+    auto blamed = std::find_if(results.rbegin(), results.rend(), [&](const Result& r) { return r.id == id; });
+    if (id.empty() || blamed == results.rend()) {
+      nameless.add(id, n);
+      continue;
+    }
+    blamed->failures.push_back({id, -1, "", "", 0, calls(n) + ": a host function outlived this scenario or ran before its probe"});
+    if (!is_bad(blamed->status)) blamed->status = Status::failed;
+  }
+  if (nameless.empty()) return;
+  Result run;
+  run.family = "hostcb";
+  run.params.add("run", "orphans");
+  run.id = kRunOrphansId;
+  run.status = Status::failed;
+  run.reason = calls(nameless.total()) + " and can be blamed on no scenario of this run: " + nameless.describe();
+  results.push_back(std::move(run));
 }
 
 std::vector<std::pair<std::string, std::size_t>> skip_reasons(const std::vector<Result>& results) {

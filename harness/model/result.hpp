@@ -52,6 +52,15 @@ struct RunReport {
   OrphanCounts orphans;  // host-function calls that found no scenario: they fail the run
 };
 
+// The id of the run's own result for orphans no scenario can be named for.
+inline constexpr const char* kRunOrphansId = "hostcb/run=orphans";
+// Orphans fail what they are blamed on, in the results themselves, so every report (JUnit,
+// JSON, and what reads them: report, result, the Python API) says so: the last result of
+// the scenario blamed (the one active last, as the blame itself) gets a failure naming
+// them and is failed, unless already worse; orphans no scenario can be named for (before
+// any, or one not in the results) fail the run's own result, kRunOrphansId, added last.
+void fail_orphans_blame(std::vector<Result>& results, const OrphanCounts& orphans);
+
 // The skipped results' reasons, each by its first line, with how many: sorted by reason.
 std::vector<std::pair<std::string, std::size_t>> skip_reasons(const std::vector<Result>& results);
 

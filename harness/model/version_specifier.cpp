@@ -31,18 +31,45 @@ bool starts_with(const std::vector<std::uint64_t>& version, const std::vector<st
 
 }  // namespace
 
-std::optional<std::vector<std::uint64_t>> parse_release(const std::string& version) {
+namespace {
+
+constexpr std::size_t kMaxDigits = 9;
+
+// The numbers of `version`, or why it has none ("" then).
+std::vector<std::uint64_t> release_numbers(const std::string& version, std::string& problem) {
   std::vector<std::uint64_t> numbers;
+  problem.clear();
   std::size_t start = 0;
   for (;;) {
     const std::size_t dot = version.find('.', start);
     const std::string part = version.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (part.empty() || part.size() > 9 || !std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      return std::nullopt;
+    if (part.empty() || !std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      problem = "is no release version (numbers joined by dots)";
+      return {};
+    }
+    if (part.size() > kMaxDigits) {
+      problem = "has a number of " + std::to_string(part.size()) + " digits; a release number has at most 9";
+      return {};
+    }
     numbers.push_back(std::stoull(part));
     if (dot == std::string::npos) return numbers;
     start = dot + 1;
   }
+}
+
+}  // namespace
+
+std::optional<std::vector<std::uint64_t>> parse_release(const std::string& version) {
+  std::string problem;
+  std::vector<std::uint64_t> numbers = release_numbers(version, problem);
+  if (!problem.empty()) return std::nullopt;
+  return numbers;
+}
+
+std::string release_problem(const std::string& version) {
+  std::string problem;
+  release_numbers(version, problem);
+  return problem;
 }
 
 VersionSpecifier VersionSpecifier::parse(const std::string& text) {
@@ -70,8 +97,7 @@ VersionSpecifier VersionSpecifier::parse(const std::string& text) {
       kind = kind == Op::eq ? Op::prefix_eq : Op::prefix_ne;
     }
     const auto release = parse_release(version);
-    if (!release)
-      throw std::invalid_argument("'" + clause + "': '" + version + "' is no release version (numbers joined by dots)");
+    if (!release) throw std::invalid_argument("'" + clause + "': '" + version + "' " + release_problem(version));
     if (std::string(op->first) == "~=") {
       if (release->size() < 2) throw std::invalid_argument("'" + clause + "': ~= needs at least two numbers (~=13.0)");
       spec.clauses_.push_back({Op::ge, *release});
@@ -79,24 +105,63 @@ VersionSpecifier VersionSpecifier::parse(const std::string& text) {
     } else {
       spec.clauses_.push_back({kind, *release});
     }
-    if (comma == std::string::npos) return spec;
+    if (comma == std::string::npos) break;
     start = comma + 1;
   }
+  if (!spec.holds_some_release())
+    throw std::invalid_argument("'" + text + "' holds no release version: its clauses exclude each other");
+  return spec;
 }
 
 bool VersionSpecifier::contains(const std::string& version) const {
   const auto release = parse_release(version);
-  if (!release) return false;
+  return release && holds(*release);
+}
+
+bool VersionSpecifier::holds_some_release() const {
+  // What each clause holds is a union of spans whose ends are its release (and, for .*,
+  // the release after the prefix). A version on an end, just above one or just below one
+  // (between it and every version below it) stands for every span there is: if none of
+  // them holds, nothing does. Versions are padded to one length past the longest.
+  std::size_t length = 1;
+  for (const auto& c : clauses_) length = std::max(length, c.release.size() + 1);
+  std::vector<std::vector<std::uint64_t>> ends = {{0}};
   for (const auto& c : clauses_) {
-    const int order = compare(*release, c.release);
+    ends.push_back(c.release);
+    if (c.op == Op::prefix_eq || c.op == Op::prefix_ne) {
+      std::vector<std::uint64_t> next = c.release;
+      if (!next.empty()) ++next.back();
+      ends.push_back(next);
+    }
+  }
+  constexpr std::uint64_t kLargest = 999'999'999;  // the largest number a release has (9 digits)
+  for (const auto& end : ends) {
+    std::vector<std::uint64_t> at = end, above = end, below = end;
+    at.resize(length, 0);
+    above.resize(length, 0);
+    above.push_back(1);
+    if (holds(at) || holds(above)) return true;
+    below.resize(length + 1, 0);
+    auto last = std::find_if(below.rbegin(), below.rend(), [](std::uint64_t n) { return n != 0; });
+    if (last == below.rend()) continue;  // 0: nothing below it
+    --*last;
+    std::fill(below.rbegin(), last, kLargest);
+    if (holds(below)) return true;
+  }
+  return false;
+}
+
+bool VersionSpecifier::holds(const std::vector<std::uint64_t>& release) const {
+  for (const auto& c : clauses_) {
+    const int order = compare(release, c.release);
     const bool holds = c.op == Op::eq          ? order == 0
                        : c.op == Op::ne        ? order != 0
                        : c.op == Op::lt        ? order < 0
                        : c.op == Op::le        ? order <= 0
                        : c.op == Op::gt        ? order > 0
                        : c.op == Op::ge        ? order >= 0
-                       : c.op == Op::prefix_eq ? starts_with(*release, c.release)
-                                               : !starts_with(*release, c.release);
+                       : c.op == Op::prefix_eq ? starts_with(release, c.release)
+                                               : !starts_with(release, c.release);
     if (!holds) return false;
   }
   return true;

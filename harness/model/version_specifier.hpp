@@ -7,7 +7,8 @@
 // padded with zeros, so 13.0 == 13.0.0; "~=X.Y" is ">=X.Y, ==X.*" (at least two numbers).
 // A version that is not a plain release (13.5.0rc1, 1.0.post1, 2.0+local) is in no range:
 // hostcb compares release versions only (packaging would place those too), and an
-// expectation that may not apply is safer not applied.
+// expectation that may not apply is safer not applied. A range no release version is in
+// ("<1.2.3,>1.2.3") is refused: it is a typo, and an expectation under it never applies.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -29,6 +30,8 @@ class VersionSpecifier {
     Op op;
     std::vector<std::uint64_t> release;
   };
+  bool holds(const std::vector<std::uint64_t>& release) const;
+  bool holds_some_release() const;
   std::string text_;
   std::vector<Clause> clauses_;
 };
@@ -36,5 +39,8 @@ class VersionSpecifier {
 // The numbers of a plain release version ("13.3.1" -> 13, 3, 1), or nullopt for anything
 // else (empty parts, letters, over 9 digits in a number).
 std::optional<std::vector<std::uint64_t>> parse_release(const std::string& version);
+// Why `version` is no plain release version ("has a number of 10 digits; at most 9"), or ""
+// when it is one: what parse_release refuses, in words.
+std::string release_problem(const std::string& version);
 
 }  // namespace hostcb

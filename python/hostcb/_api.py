@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._binary import binary as find_binary
 from ._layer import adapter_argument
@@ -52,7 +52,7 @@ class Invocation:
     def make(layer: Optional[str], binary: Optional[str] = None) -> "Invocation":
         path = find_binary(binary)
         env = dict(os.environ)
-        if not layer:
+        if layer is None:  # '' is a layer with no name: adapter_argument refuses it
             return Invocation(path, (), env)
         argument = adapter_argument(layer, path)
         folders = list(argument.pythonpath)
@@ -94,7 +94,9 @@ def list_scenarios(layer: Optional[str] = None, *, filter: Optional[str] = None,
 
 
 def _list(invocation: Invocation, layer: Optional[str], filter: Optional[str], axes: Axes) -> Listing:
-    arguments = ["list", "--format", "json"] + (["--filter", filter] if filter else []) + _axis_arguments(axes)
+    # None is "not given"; anything else, '' included, goes to hostcb, which refuses what it
+    # refuses on its own command line (an empty filter: one line, UsageError).
+    arguments = ["list", "--format", "json"] + (["--filter", filter] if filter is not None else []) + _axis_arguments(axes)
     done = invocation.call(arguments)
     if done.returncode != 0:
         raise HostcbError("hostcb list exited %d: %s" % (done.returncode, done.stderr.strip()[-500:]))
@@ -102,7 +104,7 @@ def _list(invocation: Invocation, layer: Optional[str], filter: Optional[str], a
         listing = listing_from_json(json.loads(done.stdout))
     except (ValueError, KeyError, TypeError) as e:
         raise HostcbError("hostcb list printed no listing this package reads: %s" % e) from None
-    return _layer_only(listing) if layer else listing
+    return _layer_only(listing) if layer is not None else listing
 
 
 def _exact(scenario_id: str) -> str:
@@ -133,18 +135,36 @@ def _worst(codes: Sequence[int]) -> int:
     return 1 if 1 in codes else 0 if 0 in codes else 77
 
 
+def _summed(total: Mapping[str, Any], more: Mapping[str, Any]) -> Dict[str, Any]:
+    """Two runs' summaries as one: counts added, nested ones (each layer's) too."""
+    out = dict(total)
+    for key, value in more.items():
+        if isinstance(value, Mapping):
+            out[key] = _summed(out.get(key, {}), value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            out[key] = out.get(key, 0) + value
+        else:
+            out[key] = value
+    return out
+
+
 def run_ids(invocation: Invocation, ids: Sequence[str], *, axes: Axes = None, expectations: Optional[str] = None,
             fail_fast: bool = False, timeout: Optional[float] = None, arguments: Sequence[str] = ()) -> Run:
     """Runs exactly `ids` (as listed with the same axes) in as few hostcb runs as the
-    command line allows; the results come back in `ids` order."""
+    command line allows; the results come back in `ids` order, each id with every result it
+    has (one per --repeat pass and device), then the runs' own (family "hostcb")."""
     wanted = set(ids)
-    results: Dict[str, Result] = {}
-    codes, outputs, environment, summary = [], [], {}, {}
-    options = _axis_arguments(axes) + (["--expectations", expectations] if expectations else [])
+    results: Dict[str, List[Result]] = {}
+    own: List[Result] = []  # results of a run itself, not of a scenario: they fail it too
+    codes, outputs, environment = [], [], {}
+    summary: Dict[str, Any] = {}
+    # As for list: None is "not given", every other value goes to hostcb to judge.
+    options = _axis_arguments(axes) + (["--expectations", expectations] if expectations is not None else [])
     # -x with one worker: the first bad result in id order stops the run, as pytest's -x means;
     # workers side by side stop at whichever fails first, and the earlier items would be cut.
     own_jobs = any(a in ("-j", "--jobs") or a.startswith(("-j", "--jobs=")) for a in arguments)
-    options += (["-x"] + ([] if own_jobs else ["-j", "1"]) if fail_fast else []) + (["--timeout", str(timeout)] if timeout else [])
+    options += (["-x"] + ([] if own_jobs else ["-j", "1"]) if fail_fast else [])
+    options += ["--timeout", str(timeout)] if timeout is not None else []
     options += list(arguments)
     with tempfile.TemporaryDirectory(prefix="hostcb-") as folder:
         for n, chunk in enumerate(_chunks(ids)):
@@ -157,11 +177,15 @@ def run_ids(invocation: Invocation, ids: Sequence[str], *, axes: Axes = None, ex
             with open(report, encoding="utf-8") as f:
                 run = run_from_json(json.load(f), done.returncode)
             codes.append(done.returncode)
-            environment, summary = run.environment, run.summary
-            results.update((r.id, r) for r in run.results if r.id in wanted)
+            environment, summary = run.environment, _summed(summary, run.summary)
+            for r in run.results:
+                if r.id in wanted:
+                    results.setdefault(r.id, []).append(r)
+                elif r.family == "hostcb":
+                    own.append(r)
             if fail_fast and done.returncode == 1:
                 break
-    ordered = tuple(results[i] for i in ids if i in results)
+    ordered = tuple(r for i in ids for r in results.get(i, ())) + tuple(own)
     return Run(_worst(codes), ordered, environment, summary, "".join(outputs))
 
 

@@ -19,8 +19,9 @@ def prefix() -> str:
 
 def binary(explicit: Optional[str] = None) -> str:
     """The hostcb binary: `explicit`, else $HOSTCB_BINARY, else the one in this package."""
-    for origin, path in (("binary=", explicit), ("HOSTCB_BINARY=", os.environ.get("HOSTCB_BINARY"))):
-        if path:
+    # binary='' is refused like any path that names nothing; an empty HOSTCB_BINARY is unset.
+    for origin, path in (("binary=", explicit), ("HOSTCB_BINARY=", os.environ.get("HOSTCB_BINARY") or None)):
+        if path is not None:
             if not (os.path.isfile(path) and os.access(path, os.X_OK)):
                 raise HostcbError("%s%s: no such executable" % (origin, path))
             return path

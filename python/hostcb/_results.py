@@ -65,6 +65,8 @@ class Result:
     failures_dropped: int = 0
     properties: Mapping[str, str] = field(default_factory=dict)
     expectation: str = ""
+    iteration: int = 0             # which --repeat pass (1, 2, ...); 0 without --repeat
+    device: Optional[int] = None   # the device, when one run covered several (--device all)
 
     def describe(self) -> str:
         """The reason and every failure, one a line: what the console prints for it."""
@@ -76,11 +78,18 @@ class Result:
         return "\n".join(lines)
 
 
+# hostcb's order of badness for several results of one scenario (its --repeat passes,
+# its devices): the worst decides, as `hostcb result` and `hostcb report` decide
+# (reports/results_file.cpp, worst_status).
+_SEVERITY = {Status.ERROR: 5, Status.FAILED: 4, Status.XPASS: 3, Status.PASSED: 2, Status.XFAIL: 1, Status.SKIPPED: 0}
+
+
 @dataclass(frozen=True)
 class Run:
     """What one `hostcb run` gave: its exit code (0 passed, 1 failed/error/xpass, 77
-    nothing ran), every result in run order, the environment it recorded, and its console
-    output."""
+    nothing ran), every result (each --repeat pass and device its own), the environment it
+    recorded, its summary, and its console output. Results of the run itself (family
+    "hostcb": a host-function call no scenario can be named for, say) come last."""
 
     exit_code: int
     results: Tuple[Result, ...]
@@ -94,9 +103,15 @@ class Run:
     def __len__(self) -> int:
         return len(self.results)
 
+    def results_for(self, scenario_id: str) -> Tuple[Result, ...]:
+        """Every result of `scenario_id`: one, or one per --repeat pass and device."""
+        return tuple(r for r in self.results if r.id == scenario_id)
+
     def result(self, scenario_id: str) -> Optional[Result]:
-        """The result of `scenario_id`, or None when the run has none."""
-        return next((r for r in self.results if r.id == scenario_id), None)
+        """The result of `scenario_id` (of several, the worst: a failing pass is never
+        hidden behind one that passed), or None when the run has none."""
+        found = self.results_for(scenario_id)
+        return max(found, key=lambda r: _SEVERITY[r.status]) if found else None
 
 
 @dataclass(frozen=True)
@@ -159,7 +174,8 @@ def result_from_json(r: Mapping[str, Any]) -> Result:
                   failures=tuple(Failure(launch=f["launch"], thread=f["thread"], file=f["file"], line=f["line"],
                                          message=f["message"]) for f in r["failures"]),
                   failures_dropped=int(r.get("failures_dropped", 0)), properties=dict(r.get("properties", {})),
-                  expectation=r.get("expectation") or "")
+                  expectation=r.get("expectation") or "", iteration=int(r.get("iteration", 0)),
+                  device=r.get("device"))
 
 
 def run_from_json(document: Any, exit_code: int, output: str = "") -> Run:

@@ -17,6 +17,7 @@ and xpass from an expectations file become pytest's xfail and strict XPASS.
 """
 from __future__ import annotations
 
+import argparse
 import os
 from typing import Dict, List, Optional
 
@@ -25,20 +26,47 @@ import pytest
 from ._api import Invocation, _list, run_ids
 from ._results import HostcbError, Result, Run, Scenario, Status
 
+_BAD = (Status.FAILED, Status.ERROR, Status.XPASS)  # what fails a run (hostcb's is_bad)
+
+
+class _Once(argparse.Action):
+    """hostcb's rule for an option's values, as its command line has it: an empty value is
+    refused (an unset variable must not widen or drop anything), and so is a second value
+    of an option that takes one (which of two would win is a guess). pytest shows the
+    line and exits with its usage error."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values == "":
+            raise argparse.ArgumentError(self, "an empty value; leave the option out instead")
+        if getattr(namespace, self.dest, None) not in (None, self.default):
+            raise argparse.ArgumentError(self, "given twice; give it once")
+        setattr(namespace, self.dest, values)
+
+
+class _Each(_Once):
+    """The same for a repeatable option: every value is kept, none may be empty."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values == "":
+            raise argparse.ArgumentError(self, "an empty value; leave the option out instead")
+        setattr(namespace, self.dest, list(getattr(namespace, self.dest, None) or []) + [values])
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("hostcb", "hostcb: CUDA host callbacks under graph replay, through a layer")
-    group.addoption("--hostcb-layer", action="append", default=[], metavar="LAYER",
+    group.addoption("--hostcb-layer", action=_Each, default=[], metavar="LAYER",
                     help="collect the scenarios through LAYER: a ready name (cuda_bindings:runtime), a layer module "
                          "(mypackage.mylayer or path/to/mylayer.py) or an adapter library; options after '@'. "
                          "Repeatable; a conftest.py's `hostcb_layers = [...]` adds to these")
-    group.addoption("--hostcb-filter", metavar="FILTER", help="hostcb's --filter: 'POS[:POS][-NEG[:NEG]]' globs over ids")
-    group.addoption("--hostcb-axis", action="append", default=[], metavar="NAME=VALUES",
+    group.addoption("--hostcb-filter", action=_Once, metavar="FILTER",
+                    help="hostcb's --filter: 'POS[:POS][-NEG[:NEG]]' globs over ids")
+    group.addoption("--hostcb-axis", action=_Each, default=[], metavar="NAME=VALUES",
                     help="hostcb's --axis: replace an axis's values (repeatable)")
-    group.addoption("--hostcb-expectations", metavar="FILE", help="hostcb's --expectations: known failures (xfail)")
-    group.addoption("--hostcb-timeout", type=float, metavar="SECONDS", help="hostcb's --timeout per scenario")
-    group.addoption("--hostcb-binary", metavar="PATH", help="the hostcb binary (default: $HOSTCB_BINARY, else the "
-                                                            "one this package carries)")
+    group.addoption("--hostcb-expectations", action=_Once, metavar="FILE",
+                    help="hostcb's --expectations: known failures (xfail)")
+    group.addoption("--hostcb-timeout", action=_Once, type=float, metavar="SECONDS", help="hostcb's --timeout per scenario")
+    group.addoption("--hostcb-binary", action=_Once, metavar="PATH",
+                    help="the hostcb binary (default: $HOSTCB_BINARY, else the one this package carries)")
 
 
 def _layers(config: pytest.Config) -> List[str]:
@@ -50,30 +78,46 @@ def _layers(config: pytest.Config) -> List[str]:
     return list(dict.fromkeys(layers))
 
 
-def _collector_name(layer: str) -> str:
-    """hostcb[LAYER]: a file's name without its folder and suffix, the options kept."""
-    name, at, options = layer.partition("@")
-    if "/" in name or name.endswith((".py", ".so")):
-        name = os.path.splitext(os.path.basename(name))[0]
-    return "hostcb[%s%s%s]" % (name, at, options)
+def _collector_names(layers: List[str]) -> List[str]:
+    """hostcb[LAYER] for each layer: a file's name without its folder and suffix, the options
+    kept. Files that would share a name keep as many of their last folders as tell them
+    apart (hostcb[a/mylayer], hostcb[b/mylayer]): no two layers share node ids."""
+    def parts(layer: str) -> List[str]:
+        name = layer.partition("@")[0]
+        if "/" not in name and not name.endswith((".py", ".so")):
+            return [name]  # a ready name or a module: as it is
+        return os.path.splitext(os.path.normpath(name))[0].split(os.sep)
+
+    def named(layer: str, depth: int) -> str:
+        _, at, options = layer.partition("@")
+        return "hostcb[%s%s%s]" % ("/".join(parts(layer)[-depth:]), at, options)
+
+    depth = [1] * len(layers)
+    while True:
+        names = [named(layer, d) for layer, d in zip(layers, depth)]
+        clashing = [i for i, name in enumerate(names) if names.count(name) > 1 and depth[i] < len(parts(layers[i]))]
+        if not clashing:
+            return names
+        for i in clashing:
+            depth[i] += 1
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: List[pytest.Item]) -> None:
     # First, so that -k, -m, --deselect and --lf select among these items too. genitems
     # reports a layer that cannot be listed as a collection error, as for a broken file.
-    for layer in _layers(config):
-        name = _collector_name(layer)
+    layers = _layers(config)
+    for layer, name in zip(layers, _collector_names(layers)):
         items.extend(session.genitems(LayerCollector.from_parent(session, name=name, nodeid=name, layer=layer)))
 
 
 class ScenarioProblem(Exception):
     """A result that is not a pass, with the text pytest shows for it."""
 
-    def __init__(self, result: Result):
+    def __init__(self, result: Result, *more: Result):
         super().__init__(result.reason)
-        self.text = "hostcb: %s %s (%.3f s)\n%s" % (result.status.value.upper(), result.id, result.seconds,
-                                                      result.describe())
+        self.text = "\n".join("hostcb: %s %s (%.3f s)\n%s" % (r.status.value.upper(), r.id, r.seconds, r.describe())
+                              for r in (result,) + more)
 
 
 class LayerCollector(pytest.Collector):
@@ -83,6 +127,10 @@ class LayerCollector(pytest.Collector):
         super().__init__(**kwargs)
         self.layer = layer
         self.results: Dict[str, object] = {}  # scenario id -> Result, or the HostcbError its run raised
+        # A run's own bad results (family "hostcb": a host-function call after its scenario
+        # ended that no scenario can be named for), by the last item of that run: they fail
+        # it at its teardown, so the session is red, under pytest-xdist too.
+        self.run_problems: Dict[str, List[Result]] = {}
 
     def _option(self, name: str):
         return self.config.getoption(name)
@@ -126,9 +174,12 @@ class LayerCollector(pytest.Collector):
                 self.results.update((i, e) for i in ids)
                 run = None
             if run is not None:
-                for i in ids:
+                for i in ids:  # of several results (--repeat passes), the worst
                     self.results[i] = run.result(i) or HostcbError(
                         "hostcb run (exit %d) gave no result for %s" % (run.exit_code, i))
+                own = [r for r in run.results if r.family == "hostcb" and r.status in _BAD]
+                if own:
+                    self.run_problems[ids[-1]] = own
         found = self.results[item.scenario.id]
         if isinstance(found, HostcbError):
             raise found
@@ -163,6 +214,13 @@ class ScenarioItem(pytest.Item):
         assert self.result is not None
         if self.result.status in (Status.FAILED, Status.XFAIL):
             raise ScenarioProblem(self.result)
+
+    def teardown(self) -> None:
+        parent = self.parent
+        assert isinstance(parent, LayerCollector)
+        problems = parent.run_problems.pop(self.scenario.id, None)
+        if problems:
+            raise ScenarioProblem(*problems)
 
     def reportinfo(self):
         return self.path, None, self.nodeid

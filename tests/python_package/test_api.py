@@ -136,3 +136,50 @@ def test_fail_fast_runs_one_worker_unless_the_arguments_say_how_many(stub):
     assert [r.id[len(PREFIX):] for r in first if r.status != hostcb.Status.SKIPPED] == ["launch_host_func", "add_host_node"]
     own = hostcb.run(MIXED_LAYER, binary=stub, filter=ONLY_STUB_FORWARD, fail_fast=True, arguments=["-j", "2"])
     assert own.exit_code == 1  # ran (a usage error would be 2)
+
+
+def test_every_repeat_pass_is_kept_and_the_worst_decides(stub):
+    # Issue 33, item 3: results were kept by id, so a later pass hid the one that failed.
+    run = hostcb.run(filter="stub_flaky", binary=stub, arguments=("--repeat", "4", "-j", "1"))
+    passes = run.results_for("stub_flaky")
+    assert [(r.iteration, r.status) for r in passes] == [(1, hostcb.Status.PASSED), (2, hostcb.Status.PASSED),
+                                                          (3, hostcb.Status.FAILED), (4, hostcb.Status.PASSED)]
+    assert run.result("stub_flaky") is passes[2]  # the worst pass speaks for the id
+    assert (run.summary["total"], run.summary["failed"], run.exit_code) == (4, 1, 1)
+
+
+def test_the_summary_counts_every_run_of_a_long_command_line(stub, monkeypatch):
+    # Issue 33, item 4: the summary was the last run's alone.
+    monkeypatch.setattr(_api, "_FILTER_CHARS", 60)  # about two ids a run
+    run = hostcb.run(filter="stub/behave=pass/*:stub/behave=fail/*", axes={"copy": [1, 2, 3, 4, 5]}, binary=stub)
+    assert run.output.count("exit ") >= 4
+    assert (run.summary["total"], run.summary["passed"], run.summary["failed"]) == (10, 5, 5) == (
+        len(run), sum(r.status is hostcb.Status.PASSED for r in run), sum(r.status is hostcb.Status.FAILED for r in run))
+
+
+def test_a_host_function_after_its_scenario_fails_it(stub):
+    # Issue 33, item 1: hostcb exited 1, and every result read passed.
+    run = hostcb.run(filter="stub/behave=orphan/*:stub/behave=pass/*", binary=stub)
+    assert run.exit_code == 1
+    orphan = run.result("stub/behave=orphan/copy=1")
+    assert orphan.status is hostcb.Status.FAILED
+    assert "1 host-function call found no active scenario or armed probe" in orphan.describe()
+    assert run.result("stub/behave=pass/copy=1").status is hostcb.Status.PASSED
+
+
+def test_empty_and_repeated_values_are_refused_as_hostcb_refuses_them(stub):
+    # Issue 33, item 8: '' and 0 were taken for "not given"; hostcb's one rule decides.
+    with pytest.raises(hostcb.UsageError, match="--filter is given an empty value"):
+        hostcb.run(filter="", binary=stub)
+    with pytest.raises(hostcb.UsageError, match="--filter is given an empty value"):
+        hostcb.list(filter="", binary=stub)
+    with pytest.raises(hostcb.UsageError, match="--timeout: '0' is not between"):
+        hostcb.run(filter="stub/behave=pass/*", timeout=0, binary=stub)
+    with pytest.raises(hostcb.UsageError, match="--timeout is given 2 times"):
+        hostcb.run(filter="stub/behave=pass/*", timeout=5, arguments=("--timeout", "6"), binary=stub)
+    with pytest.raises(hostcb.UsageError, match="--expectations is given an empty value"):
+        hostcb.run(filter="stub/behave=pass/*", expectations="", binary=stub)
+    with pytest.raises(hostcb.UsageError, match="no name before '@'"):
+        hostcb.list("", binary=stub)
+    with pytest.raises(hostcb.HostcbError, match="binary=: no such executable"):
+        hostcb.list(binary="")

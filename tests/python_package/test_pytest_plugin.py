@@ -155,3 +155,62 @@ def test_without_a_layer_the_plugin_adds_nothing(pytester, stub):
     pytester.makepyfile("def test_plain(): pass")
     result = pytest_run(pytester, "--hostcb-binary=" + stub)
     result.assert_outcomes(passed=1)
+
+
+def test_an_empty_or_repeated_option_is_a_usage_error(pytester, stub):
+    # Issue 33, item 8: hostcb's rule for its own options, here too.
+    empty = run(pytester, stub, "--hostcb-filter=")
+    assert empty.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--hostcb-filter: an empty value; leave the option out instead" in empty.stderr.str()
+    twice = run(pytester, stub, "--hostcb-timeout=5", "--hostcb-timeout=6")
+    assert twice.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--hostcb-timeout: given twice; give it once" in twice.stderr.str()
+    layers = run(pytester, stub, "--hostcb-layer", "")
+    assert layers.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--hostcb-layer: an empty value" in layers.stderr.str()
+
+
+def test_two_layer_files_of_one_name_get_node_ids_of_their_own(pytester, stub, tmp_path):
+    # Issue 33, item 14: both were hostcb[mixed_layer], one set of node ids for two layers.
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "mixed_layer.py").write_text(open(MIXED_LAYER).read())
+    result = pytest_run(pytester, "--hostcb-layer=" + MIXED_LAYER, "--hostcb-layer=" + str(other / "mixed_layer.py"),
+                        "--hostcb-binary=" + stub, ONLY_STUB_FORWARD, "--collect-only", "-q")
+    ids = [line for line in result.outlines if line.startswith("hostcb[")]
+    assert ids == ["hostcb[layers/mixed_layer]::stub_forward/forward=mixed/op=" + op for op in OPS] + [
+        "hostcb[other/mixed_layer]::stub_forward/forward=mixed/op=" + op for op in OPS]
+
+
+FAKE_HOSTCB = r'''#!PYTHON
+# A hostcb that lists one scenario and runs it: it passes, and the run has a failure of its
+# own, a host-function call no scenario can be named for.
+import json, sys
+args = sys.argv[1:]
+scenario = {"id": "stub_forward/forward=fake/op=x", "family": "stub_forward", "params": {"forward": "fake", "op": "x"}}
+if args[0] == "list":
+    print(json.dumps({"format": "hostcb-list", "format_version": 1, "scenarios": [scenario],
+                      "adapters": [{"name": "fake", "path": "fake", "describe": "fake"}]}))
+    sys.exit(0)
+def result(id, family, status, reason):
+    return {"id": id, "family": family, "params": {}, "status": status, "reason": reason, "seconds": 0,
+            "failures": [], "failures_dropped": 0, "properties": {}, "device": None, "expectation": ""}
+own = result("hostcb/run=orphans", "hostcb", "failed", "1 host-function call found no active scenario or armed probe")
+results = [dict(result(scenario["id"], "stub_forward", "passed", ""), params=scenario["params"]), own]
+json.dump({"format": "hostcb-results", "format_version": 3, "environment": {}, "summary": {}, "results": results},
+          open(args[args.index("--json") + 1], "w"))
+sys.exit(1)
+'''
+
+
+def test_a_runs_own_failure_fails_the_session(pytester, tmp_path):
+    # Issue 33, item 1: orphans no scenario can be named for fail the run, and so pytest.
+    fake = tmp_path / "fake_hostcb"
+    fake.write_text(FAKE_HOSTCB.replace("PYTHON", sys.executable))
+    fake.chmod(0o755)
+    result = pytest_run(pytester, "--hostcb-layer=fake:layer", "--hostcb-binary=" + str(fake), "-rA")
+    result.assert_outcomes(passed=1, errors=1)
+    assert result.ret == 1
+    text = result.stdout.str()
+    assert "ERROR at teardown of hostcb[fake:layer]::stub_forward/forward=fake/op=x" in text
+    assert "hostcb: FAILED hostcb/run=orphans" in text and "found no active scenario" in text
