@@ -4,7 +4,8 @@
 # equal to -j 1's apart from times; the four really run at once; a scenario that needs the
 # device to itself runs with nothing beside it; crashes and timeouts blamed on their own
 # scenario; orphans counted from every worker; --fail-fast stops the other workers at once;
-# a standby worker saves a cold start. (SIGINT and SIGTERM at -j 4: e2e_signals.sh.)
+# alone ones do not restart the pool; a standby worker saves a cold start. (SIGINT and
+# SIGTERM at -j 4: e2e_signals.sh.)
 # Usage: e2e_pool.sh HOSTCB_STUB WORK_DIR
 set -uo pipefail
 stub="$1" work="$2"
@@ -44,6 +45,18 @@ HOSTCB_STUB_BUSY="$work/busy" "$stub" run -j 4 --filter 'stub/behave=slow/*:stub
 "$stub" list --filter stub_fresh 2>/dev/null | grep -q $'\t(runs alone: ' || fail "list does not say that stub_fresh runs alone"
 "$stub" list --filter 'stub/behave=pass/*' 2>/dev/null | grep -q 'runs alone' && fail "list says a shareable scenario runs alone"
 echo "pool: a fresh-process scenario runs with nothing beside it, and list says so"
+
+# Shuffled among shared scenarios, the alone ones do not cut the pool: every shared
+# scenario of a -j 1 run goes to one worker, each alone one to a fresh worker of its own.
+for seed in 1 2 3; do
+  rm -rf "$work/processes" && mkdir -p "$work/processes"
+  HOSTCB_STUB_PROCESSES="$work/processes" "$stub" run -j 1 --shuffle=$seed --filter 'stub/behave=pass/*:stub_fresh' \
+    --axis copy=1-8 >"$work/processes.log" 2>&1 || fail "shuffled shared and alone scenarios: $(tail -3 "$work/processes.log")"
+  shared=$(find "$work/processes" -name 'shared-*' | wc -l) alone=$(find "$work/processes" -name 'alone-*' | wc -l)
+  [ "$shared" = 1 ] && [ "$alone" = 8 ] ||
+    fail "--shuffle=$seed -j 1: the shared scenarios ran in $shared workers (expected 1), the alone ones in $alone (expected 8)"
+done
+echo "pool: scenarios that run alone do not restart the pool of the shared ones, in any order"
 
 # Crashes and timeouts, four workers at once: each blamed on its own scenario, with its
 # launch and only its own output; the scenarios beside them unharmed.

@@ -54,6 +54,13 @@ class BusyMark {
   std::string path_;
 };
 
+// With HOSTCB_STUB_PROCESSES set to a folder, a body leaves a file there named `kind`-PID:
+// how many worker processes ran which scenarios can be counted.
+void mark_process(const char* kind) {
+  if (const char* dir = std::getenv("HOSTCB_STUB_PROCESSES"))
+    std::fclose(std::fopen(str(dir, "/", kind, "-", getpid()).c_str(), "w"));
+}
+
 // Waits (up to 5 s) until files named `names` are all in `dir`, having put its own there.
 bool meet(const std::string& dir, const std::string& own, const std::vector<std::string>& names) {
   std::fclose(std::fopen((dir + "/arrived-" + own).c_str(), "w"));
@@ -72,6 +79,7 @@ bool meet(const std::string& dir, const std::string& own, const std::vector<std:
 
 void behave(ScenarioRun& run, const std::string& how) {
   BusyMark busy;
+  mark_process("shared");
   // A host function that finds no armed probe: an orphan event in whatever process runs
   // the body (a worker, by default), which must still fail the run.
   if (how == "orphan") Probe::entry(nullptr);
@@ -188,6 +196,7 @@ void register_stub_cases(Registry& registry) {
   fresh.axes = {Axis::count("copy", {1, 2, 3}, 10000)};
   fresh.body = [](ScenarioRun& run) {
     BusyMark busy;
+    mark_process("alone");
     Probe& probe = run.make_probe(1, 1);
     bool alone = true;
     for (int look = 0; look < 20 && alone; ++look) {

@@ -1,5 +1,5 @@
 // Up to ExecutionOptions::workers worker processes side by side, each with its own CUDA
-// context, over one stretch of a plan: each pool thread starts a worker on a device and
+// context, over the jobs of a plan that may run side by side: each pool thread starts a worker on a device and
 // feeds it the next job for that device from one shared queue as it finishes one, until
 // the queue is empty. A worker that dies takes the blame for the job in hand; the jobs
 // it held beyond that go to its thread's next worker, which is already started: once a
