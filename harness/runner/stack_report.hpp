@@ -1,4 +1,4 @@
-// Worker side of a hang report: on kStackReportSignal each thread that receives it writes
+// Worker side of hang and crash reports: on kStackReportSignal each thread that receives it writes
 // one line to stderr, "hostcb stack: thread TID (NAME): innermost < caller < ...", the
 // functions it is in. The supervisor sends it to every thread of a worker it is about to
 // kill for taking too long, so the timeout says where the worker was stuck (a lock, the
@@ -12,5 +12,11 @@
 namespace hostcb {
 
 void install_stack_report_handler();
+
+// The same line from the thread that crashes (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT),
+// before the signal kills the worker as it would have: a crash report says where it was
+// (the layer, the harness, CUDA's callback thread). Left to whoever already handles a
+// signal (a sanitizer).
+void install_crash_report_handler();
 
 }  // namespace hostcb

@@ -48,6 +48,7 @@ int worker_main(const Registry& registry, int device) {
   map_shared_progress(protocol::kProgressFd);
   set_failure_echo(true);  // a crash loses the channel, not what went to the supervisor
   install_stack_report_handler();  // a hang is reported with where each thread was
+  install_crash_report_handler();  // and a crash with where the crashing thread was
 
   protocol::WorkerChannel channel;
   auto send = [&](const protocol::Event& event) {
