@@ -16,6 +16,7 @@ Family lifetime_family();
 Family topology_family();
 Family stream_callback_family();
 Family stream_host_func_family();
+Family concurrency_family();
 Family fuzz_family();
 }  // namespace hostcb::cases
 
@@ -156,6 +157,7 @@ void register_sim_cases(Registry& registry) {
   }));
   registry.add(on_the_cpu(cases::stream_callback_family(), held_gate));
   registry.add(on_the_cpu(cases::stream_host_func_family(), held_gate));
+  registry.add(on_the_cpu(cases::concurrency_family()));
   registry.add(fault_status_family());
   registry.add(leaves_fault_family());
   registry.add(sim_fuzz_family());

@@ -1,5 +1,6 @@
 #include "sim_cuda.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -7,6 +8,7 @@
 #include <mutex>
 #include <new>
 #include <stdexcept>
+#include <thread>
 
 #include "cuda/cuda_check.hpp"
 #include "model/errors.hpp"
@@ -125,14 +127,29 @@ void flatten(const SimGraph& graph, SimExec& exec) {
 }
 
 // A capture under way: the graph it builds (owned by the capture until it ends, unless it
-// captures into a graph someone else owns) and the stream that began it.
+// captures into a graph someone else owns), the stream that began it, its mode and the
+// thread that began it (what try_unsafe_call asks).
 struct Capture {
   SimGraph* graph = nullptr;
   bool into_existing = false;
   bool invalidated = false;
   bool ended = false;
   const void* origin = nullptr;
+  CaptureMode mode = CaptureMode::global;
+  std::thread::id thread;
 };
+// Every capture begun and not yet ended or gone.
+std::vector<std::weak_ptr<Capture>>& open_captures() {
+  static std::vector<std::weak_ptr<Capture>> open;
+  return open;
+}
+std::shared_ptr<Capture> begun_capture(CaptureMode mode) {
+  auto capture = std::make_shared<Capture>();
+  capture->mode = mode;
+  capture->thread = std::this_thread::get_id();
+  open_captures().push_back(capture);
+  return capture;
+}
 struct SimStream {
   std::shared_ptr<Capture> capture;  // the capture it takes part in, if any
   std::vector<Node*> tail;           // what the next captured node on it depends on
@@ -230,20 +247,20 @@ class SimApi final : public GraphApi {
  public:
   const char* name() const override { return "sim"; }
 
-  void begin_capture(cudaStream_t stream, CaptureMode) const override {
+  void begin_capture(cudaStream_t stream, CaptureMode mode) const override {
     Lock lock(state());
     if (capturing(stream)) fail("begin_capture on a capturing stream", kInvalidValue);
-    auto capture = std::make_shared<Capture>();
+    auto capture = begun_capture(mode);
     capture->graph = new SimGraph;
     capture->origin = stream;
     as_stream(stream)->capture = capture;
     as_stream(stream)->tail.clear();
   }
   void begin_capture_to_graph(cudaStream_t stream, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
-                              CaptureMode) const override {
+                              CaptureMode mode) const override {
     Lock lock(state());
     if (capturing(stream)) fail("begin_capture_to_graph on a capturing stream", kInvalidValue);
-    auto capture = std::make_shared<Capture>();
+    auto capture = begun_capture(mode);
     capture->graph = as_graph(graph);
     capture->into_existing = true;
     capture->origin = stream;
@@ -497,6 +514,24 @@ class SimApi final : public GraphApi {
   HostNodeParams host_node_params(cudaGraphNode_t node) const override {
     Lock lock(state());
     return as_node(node)->params;
+  }
+
+  // As CUDA: refused, and the capture invalidated, while another thread holds a global-mode
+  // capture open (this thread in the default mode).
+  ApiResult try_unsafe_call() const override {
+    Lock lock(state());
+    auto& open = open_captures();
+    open.erase(std::remove_if(open.begin(), open.end(),
+                              [](const std::weak_ptr<Capture>& c) { return c.expired() || c.lock()->ended; }),
+               open.end());
+    for (const auto& weak : open) {
+      auto capture = weak.lock();
+      if (capture->mode == CaptureMode::global && capture->thread != std::this_thread::get_id()) {
+        capture->invalidated = true;
+        return sim_result(kCaptureUnsupported, "malloc");
+      }
+    }
+    return {0, "success"};
   }
 
   std::string context_problem() const override {

@@ -2,7 +2,8 @@
 // and the known-bad ones run where there is no GPU (tests/sim_cases.hpp).
 //
 // It has streams, stream capture (any mode; side streams join a capture through events
-// and leave it at end-capture), graphs of host, kernel, copy, child-graph and empty
+// and leave it at end-capture; another thread's potentially unsafe call is refused beside
+// a global-mode capture, which that invalidates, as CUDA does), graphs of host, kernel, copy, child-graph and empty
 // nodes, clones (and a node's copy in a clone), execs, host-node updates in a graph and in
 // an exec, exec updates, user objects (held by the graph, its clones and every exec made
 // from them; destroyed when the last goes), stream callbacks, kernel launches and copies

@@ -37,6 +37,8 @@ TEST_CASE("judge: error outranks failures which outrank a pass and no probe is n
   CHECK(judge(true, true, 0) == Status::error);
   CHECK(judge(true, true, 3) == Status::error);
   CHECK(judge(false, false, 0) == Status::error);
+  CHECK(judge(false, false, 2) == Status::failed);  // a check failed before the probe was made
+  CHECK(judge(true, false, 2) == Status::error);
 }
 
 TEST_CASE("the runner's four results", "[runner]") {

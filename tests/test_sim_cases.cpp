@@ -99,7 +99,7 @@ TEST_CASE("on the CPU stand-in each known-bad layer is caught by the check meant
   for (const char* layer : {"oneshot", "hands_other_stream", "drops_status", "hands_other_user_data",
                             "rewrites_shared_record", "frees_shared_record", "updates_graph_too", "record_per_stream",
                             "frees_capture_at_end", "forgets_side_streams", "frees_on_update", "exec_set_in_graph",
-                            "frees_at_end_capture"}) {
+                            "frees_at_end_capture", "ignores_capture_mode"}) {
     INFO(layer);
     CHECK(layers.count(layer));
   }

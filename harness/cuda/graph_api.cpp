@@ -75,6 +75,15 @@ std::string GraphApi::context_problem() const {
   return "";
 }
 
+ApiResult GraphApi::try_unsafe_call() const {
+  void* memory = nullptr;
+  const cudaError_t made = cudaMalloc(&memory, 1);
+  if (made != cudaSuccess)
+    return {static_cast<int>(made), runtime_error_name(made), "cudaMalloc(&memory, 1)", HOSTCB_HERE};
+  const cudaError_t freed = cudaFree(memory);
+  return {static_cast<int>(freed), runtime_error_name(freed), "cudaFree(memory)", HOSTCB_HERE};
+}
+
 CaptureMode parse_capture_mode(const std::string& name) {
   if (name == "global") return CaptureMode::global;
   if (name == "thread_local") return CaptureMode::thread_local_;

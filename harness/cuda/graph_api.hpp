@@ -164,6 +164,13 @@ class GraphApi {
   // APIs share the primary context, so CUDA's answer is written once (graph_api.cpp); a
   // CPU stand-in answers for its own.
   virtual std::string context_problem() const;
+
+  // A call CUDA counts as potentially unsafe while a capture is open (a 1-byte cudaMalloc,
+  // then its cudaFree), unchecked: what shows which mode a capture was begun in. From a
+  // thread in the default capture mode it is refused (cudaErrorStreamCaptureUnsupported,
+  // and that capture is invalidated) while any other thread holds a global-mode capture
+  // open; a thread-local or relaxed capture elsewhere lets it through.
+  virtual ApiResult try_unsafe_call() const;
 };
 
 // begin(), enqueue(), end(): a capture on `stream` whoever begins and ends it. If

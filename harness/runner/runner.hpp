@@ -32,7 +32,8 @@ class Runner {
 };
 
 // The verdict from what a scenario left behind: an error outranks failures, failures
-// outrank a pass; a scenario that checked nothing is an error, never a pass.
+// outrank a pass; a scenario that checked nothing (no probe, no failure) is an error,
+// never a pass. One that failed a check before it made its probe is failed.
 Status judge(bool body_error, bool made_probe, std::size_t failures);
 
 }  // namespace hostcb
