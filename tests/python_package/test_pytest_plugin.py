@@ -1,8 +1,8 @@
 """The pytest plugin (python/hostcb/pytest_plugin.py), through pytest itself (pytester): the
 mixed layer (layers/mixed_layer.py) through the stub CLI's stub_forward family, where its six
 operations pass, fail, crash, are excluded and raise."""
+import re
 import sys
-import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -10,7 +10,8 @@ import hostcb
 
 from conftest import MIXED_LAYER
 
-NODE = "hostcb[mixed_layer]::stub_forward/forward=mixed/op="
+NODE = "hostcb:mixed_layer::stub_forward::forward=mixed/op="
+ID = "stub_forward/forward=mixed/op="
 OPS = ["launch_host_func", "add_host_node", "add_stream_callback", "capture", "graph_set_host_node",
        "exec_set_host_node"]
 OUTCOMES = {"passed": 2, "failed": 1, "errors": 2, "skipped": 1}  # the six operations, as above
@@ -51,7 +52,7 @@ def test_the_plugin_is_the_pytest11_entry_point_of_an_installed_hostcb():
 
 def test_collects_one_item_per_scenario_of_the_layer_named_by_its_id(pytester, stub):
     result = run(pytester, stub, "--collect-only", "-q")
-    ids = [line for line in result.outlines if line.startswith("hostcb[")]
+    ids = [line for line in result.outlines if line.startswith("hostcb:")]
     assert ids == [NODE + op for op in OPS]  # hostcb's order; no scenario of another layer or family
     assert result.ret == 0
 
@@ -62,7 +63,7 @@ def test_results_map_onto_pytest_outcomes(pytester, stub, calls):
     assert result.ret == 1
     text = result.stdout.str()
     assert "PASSED " + NODE + "launch_host_func" in text
-    assert "SKIPPED [1] hostcb[mixed_layer]: excluded: the mixed layer has no begin_capture" in text  # at the layer
+    assert "SKIPPED [1] hostcb:mixed_layer: excluded: the mixed layer has no begin_capture" in text  # at the layer
     # A failure shows hostcb's message and the launch it happened at.
     assert "FAILED " + NODE + "add_host_node" in text
     assert "hostcb: FAILED stub_forward/forward=mixed/op=add_host_node" in text
@@ -107,36 +108,84 @@ def test_last_failed_runs_the_failures_again(pytester, stub, calls):
     assert calls() == ["add_host_node", "add_stream_callback", "graph_set_host_node"]
 
 
-def test_junit_xml(pytester, stub):
-    run(pytester, stub, "--junitxml", "out.xml")
-    suite = ET.parse(str(pytester.path / "out.xml")).getroot().find("testsuite")
-    cases = suite.findall("testcase")
-    assert [c.get("name") for c in cases] == ["stub_forward/forward=mixed/op=" + op for op in OPS]
-    assert {c.get("classname") for c in cases} == {"hostcb[mixed_layer]"}
-    kinds = {c.get("name").rsplit("=", 1)[1]: [child.tag for child in c if child.tag != "properties"] for c in cases}
-    assert kinds == {"launch_host_func": [], "add_host_node": ["failure"], "add_stream_callback": ["error"],
-                     "capture": ["skipped"], "graph_set_host_node": ["error"], "exec_set_host_node": []}
-    statuses = {c.get("name"): {p.get("name"): p.get("value") for p in c.iter("property")}["hostcb.status"]
-                for c in cases}
-    assert statuses["stub_forward/forward=mixed/op=add_stream_callback"] == "error"
+def _reported_by_worker(result):
+    """From `-v` output under xdist, "[gw0] [ 16%] PASSED NODEID": worker -> the ops it reported."""
+    found = {}
+    for line in result.outlines:
+        m = re.match(r"\[(gw\d+)\] \[ *\d+%\] \w+ " + re.escape(NODE) + r"(\w+)", line)
+        if m:
+            found.setdefault(m.group(1), []).append(m.group(2))
+    return found
 
 
-def test_xdist_gives_the_same_outcomes(pytester, stub):
+def _assert_each_worker_ran_only_its_own(counted, calls, result, reported, stopped=False):
+    """Each worker's hostcb runs held the items it reported, each item in one run of one
+    worker; the layer was called, in each worker's runs, for that worker's items only.
+    `stopped` (-x): a worker stops reporting at its first failure, the rest of its batch
+    unreported (hostcb stopped there too)."""
+    runs = counted.runs_by_worker()
+    asked = {worker: [i[len(ID):] for ids in each for i in ids] for worker, each in runs.items()}
+    for worker in set(asked) | set(reported):
+        mine, told = sorted(asked.get(worker, [])), sorted(reported.get(worker, []))
+        assert set(told) <= set(mine) if stopped else mine == told, (worker, runs, result.outlines)
+    everything = [op for ops in asked.values() for op in ops]
+    assert len(everything) == len(set(everything)), runs  # no item run twice, by one worker or two
+    seen = calls.by_worker()
+    for worker, ops in seen.items():
+        assert set(ops) <= set(asked.get(worker, [])), (worker, seen, runs)
+    return runs
+
+
+@pytest.mark.parametrize("dist", ["load", "loadscope", "loadfile", "loadgroup", "worksteal"])
+def test_under_xdist_each_worker_runs_only_its_own_items(pytester, counted, calls, dist):
+    # Issue 36: each worker ran the whole layer (xdist sets option.dist="no" on its workers).
     pytest.importorskip("xdist")
-    for dist in ("load", "loadgroup"):  # an item a run; a family a run (loadscope: a layer, as without xdist)
-        result = run(pytester, stub, "-n", "2", "--dist", dist, subprocess=True)
-        result.assert_outcomes(**OUTCOMES)
+    result = run(pytester, counted.binary, "-n", "2", "--dist", dist, "-v", subprocess=True)
+    result.assert_outcomes(**OUTCOMES)
+    reported = _reported_by_worker(result)
+    assert sum(len(ops) for ops in reported.values()) == len(OPS)
+    runs = _assert_each_worker_ran_only_its_own(counted, calls, result, reported)
+    assert len(counted.calls("list")) == 2  # each worker lists the layer once (pytest collects on each)
+    if dist in ("loadscope", "loadfile"):
+        # One scope (a family, a layer) holds every item: one worker, one run.
+        assert sorted(len(each) for each in runs.values()) == [1], runs
+    else:
+        assert sum(len(each) for each in runs.values()) <= len(OPS)
+
+
+def test_dash_x_under_xdist_stops_each_worker_at_its_own_failure(pytester, counted, calls):
+    # Issue 36: a worker ran the whole layer with -x, stopped at another worker's failure and
+    # reported its own items as "not run: --fail-fast stopped the run".
+    pytest.importorskip("xdist")
+    result = run(pytester, counted.binary, "-x", "-n", "2", "-v", "-rA", subprocess=True)
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # as xdist ends any -x session that stopped
+    assert "Interrupted: stopping after 1 failures" in result.stdout.str()
+    assert "not run" not in result.stdout.str()
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("failed", 0) + outcomes.get("errors", 0) >= 1 and "skipped" not in outcomes
+    _assert_each_worker_ran_only_its_own(counted, calls, result, _reported_by_worker(result), stopped=True)
+
+
+def test_worksteal_takes_back_no_item_a_worker_has_run(pytester, counted, calls, monkeypatch):
+    # gw0's share begins with a slow scenario: gw1 is done long before and asks for gw0's
+    # queued items, which gw0's batch has already run. They stay with gw0.
+    pytest.importorskip("xdist")
+    monkeypatch.setenv("HOSTCB_TEST_SLOW", "launch_host_func")
+    result = run(pytester, counted.binary, "-n", "2", "--dist", "worksteal", "-v", subprocess=True)
+    result.assert_outcomes(**OUTCOMES)
+    _assert_each_worker_ran_only_its_own(counted, calls, result, _reported_by_worker(result))
 
 
 def test_one_conftest_line(pytester, stub):
     pytester.makeconftest("hostcb_layers = [%r]" % MIXED_LAYER)
     result = pytest_run(pytester, "--hostcb-binary=" + stub, ONLY_STUB_FORWARD, "--collect-only", "-q")
-    assert [line for line in result.outlines if line.startswith("hostcb[")] == [NODE + op for op in OPS]
+    assert [line for line in result.outlines if "::hostcb:" in line] == [
+        "conftest.py::" + NODE + op for op in OPS]
 
 
 def test_filter_and_axis_go_to_hostcb(pytester, stub):
     result = run(pytester, stub, "--collect-only", "-q", "--hostcb-filter", "*op=capture:*op=add_host_node")
-    assert [line for line in result.outlines if line.startswith("hostcb[")] == [NODE + "add_host_node",
+    assert [line for line in result.outlines if line.startswith("hostcb:")] == [NODE + "add_host_node",
                                                                                  NODE + "capture"]
     bad = run(pytester, stub, "--collect-only", "--hostcb-axis", "op=nothing")
     assert bad.ret == pytest.ExitCode.INTERRUPTED
@@ -147,7 +196,7 @@ def test_a_layer_that_cannot_be_listed_is_a_collection_error(pytester, stub):
     result = pytest_run(pytester, "--hostcb-layer", "no_such:layer", "--hostcb-binary=" + stub)
     assert result.ret == pytest.ExitCode.INTERRUPTED
     text = result.stdout.str()
-    assert "ERROR collecting hostcb[no_such:layer]" in text
+    assert "ERROR collecting hostcb:no_such:layer" in text
     assert "no such ready name" in text
 
 
@@ -177,9 +226,9 @@ def test_two_layer_files_of_one_name_get_node_ids_of_their_own(pytester, stub, t
     (other / "mixed_layer.py").write_text(open(MIXED_LAYER).read())
     result = pytest_run(pytester, "--hostcb-layer=" + MIXED_LAYER, "--hostcb-layer=" + str(other / "mixed_layer.py"),
                         "--hostcb-binary=" + stub, ONLY_STUB_FORWARD, "--collect-only", "-q")
-    ids = [line for line in result.outlines if line.startswith("hostcb[")]
-    assert ids == ["hostcb[layers/mixed_layer]::stub_forward/forward=mixed/op=" + op for op in OPS] + [
-        "hostcb[other/mixed_layer]::stub_forward/forward=mixed/op=" + op for op in OPS]
+    ids = [line for line in result.outlines if line.startswith("hostcb:")]
+    assert ids == ["hostcb:layers/mixed_layer::stub_forward::forward=mixed/op=" + op for op in OPS] + [
+        "hostcb:other/mixed_layer::stub_forward::forward=mixed/op=" + op for op in OPS]
 
 
 FAKE_HOSTCB = r'''#!PYTHON
@@ -212,5 +261,82 @@ def test_a_runs_own_failure_fails_the_session(pytester, tmp_path):
     result.assert_outcomes(passed=1, errors=1)
     assert result.ret == 1
     text = result.stdout.str()
-    assert "ERROR at teardown of hostcb[fake:layer]::stub_forward/forward=fake/op=x" in text
+    assert "ERROR at teardown of hostcb:fake:layer::stub_forward::forward=fake/op=x" in text
     assert "hostcb: FAILED hostcb/run=orphans" in text and "found no active scenario" in text
+
+
+def test_one_hostcb_run_per_layer_without_xdist(pytester, counted, calls):
+    result = run(pytester, counted.binary)
+    result.assert_outcomes(**OUTCOMES)
+    assert [c.command for c in counted.calls()] == ["list", "run"]
+    assert counted.runs_by_worker() == {"main": [[ID + op for op in OPS]]}
+    assert {w: sorted(set(ops)) for w, ops in calls.by_worker().items()} == {
+        "main": sorted(set(OPS) - {"capture"})}
+
+
+def test_markers_hostcb_family_and_gpu_select_with_dash_m(pytester, stub):
+    # Issue 36: no marker to select with. They are registered: --strict-markers passes and
+    # pytest warns of no unknown mark.
+    pytester.makepyfile("def test_plain(): pass")
+    strict = ["--strict-markers", "-W", "error::pytest.PytestUnknownMarkWarning", "--collect-only", "-q"]
+    for expression, selected in [("hostcb", 6), ("stub_forward", 6), ("gpu", 6), ("not hostcb", 1),
+                                 ("stub_forward and not gpu", 0)]:
+        result = run(pytester, stub, "-m", expression, *strict)
+        assert result.ret in (0, pytest.ExitCode.NO_TESTS_COLLECTED), result.outlines
+        ids = [line for line in result.outlines if "::" in line]
+        assert len(ids) == selected, (expression, ids)
+    markers = run(pytester, stub, "--markers")
+    assert "@pytest.mark.hostcb:" in markers.stdout.str() and "@pytest.mark.gpu:" in markers.stdout.str()
+
+
+def test_only_what_the_arguments_reach_is_collected(pytester, counted):
+    # Issue 36: a conftest's line added every scenario to any run (`pytest FILE::TEST` gave
+    # "1 passed, 532 skipped"). A conftest's layers live in its file, as a test file's tests.
+    sub = pytester.mkpydir("sub")
+    (sub / "conftest.py").write_text("hostcb_layers = [%r]\n" % MIXED_LAYER)
+    (sub / "test_sub.py").write_text("def test_sub(): pass\n")
+    pytester.makepyfile("def test_top(): pass")
+    options = ["--hostcb-binary=" + counted.binary, ONLY_STUB_FORWARD]
+    for args, outcomes in [(["test_only_what_the_arguments_reach_is_collected.py::test_top"], {"passed": 1}),
+                           (["sub/test_sub.py"], {"passed": 1}),
+                           (["sub/test_sub.py::test_sub"], {"passed": 1})]:
+        pytest_run(pytester, *options, *args).assert_outcomes(**outcomes)
+    assert counted.calls() == []  # not even a listing
+    for args in ([], ["sub"], ["sub/conftest.py"], ["."]):
+        result = pytest_run(pytester, *options, "--collect-only", "-q", *args)
+        ids = [line for line in result.outlines if "::hostcb:" in line]
+        assert ids == ["sub/conftest.py::" + NODE + op for op in OPS], (args, result.outlines)
+
+
+def test_node_ids_run_again(pytester, counted):
+    # Issue 36: `pytest NODEID` was "path cannot contain [] parametrization".
+    options = ["--hostcb-binary=" + counted.binary, ONLY_STUB_FORWARD]
+    layer = "--hostcb-layer=" + MIXED_LAYER
+    result = pytest_run(pytester, *options, layer, NODE + "capture", "-rA")
+    result.assert_outcomes(skipped=1)
+    assert counted.runs_by_worker() == {"main": [[ID + "capture"]]}
+    # A family's node id is its items', a layer's every item.
+    pytest_run(pytester, *options, layer, "hostcb:mixed_layer::stub_forward").assert_outcomes(**OUTCOMES)
+    pytest_run(pytester, *options, layer, "hostcb:mixed_layer").assert_outcomes(**OUTCOMES)
+    # A conftest's node id, as pytest prints it, with nothing else.
+    pytester.makeconftest("hostcb_layers = [%r]" % MIXED_LAYER)
+    pytester.makepyfile("def test_plain(): pass")
+    result = pytest_run(pytester, *options, "conftest.py::" + NODE + "add_host_node", "-rA")
+    result.assert_outcomes(failed=1)
+    assert "FAILED conftest.py::" + NODE + "add_host_node" in result.stdout.str()
+
+
+def test_a_node_id_without_its_layer_or_of_nothing_is_a_usage_error(pytester, stub):
+    alone = pytest_run(pytester, "--hostcb-binary=" + stub, NODE + "capture")
+    assert alone.ret == pytest.ExitCode.USAGE_ERROR
+    assert "names a layer no --hostcb-layer gives: add --hostcb-layer mixed_layer" in alone.stderr.str()
+    nothing = run(pytester, stub, NODE + "no_such_op")
+    assert nothing.ret == pytest.ExitCode.USAGE_ERROR
+    assert "not found: " + NODE + "no_such_op" in nothing.stderr.str()
+
+
+def test_a_bad_conftest_line_is_one_clear_error(pytester, stub):
+    pytester.makeconftest("hostcb_layers = %r" % MIXED_LAYER)  # a string, not a list
+    result = pytest_run(pytester, "--hostcb-binary=" + stub)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert "hostcb_layers must be a list of layers (non-empty strings), not '" in result.stdout.str()
