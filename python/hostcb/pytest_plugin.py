@@ -21,6 +21,8 @@ xdist worker those xdist has handed it (_xdist.py). hostcb's results map onto py
 passed, failed (the failures with their launch index), error (raised in setup), skipped
 (hostcb's reason); xfail and xpass from an expectations file become pytest's xfail and
 strict XPASS.
+
+Each report's duration is its scenario's seconds, and JUnit's layout is hostcb's (_junit.py).
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ import pytest
 
 from . import _xdist
 from ._api import Invocation, _list, run_ids
+from ._junit import JunitLayout
 from ._results import HostcbError, Result, Run, Scenario, Status
 
 _BAD = (Status.FAILED, Status.ERROR, Status.XPASS)  # what fails a run (hostcb's is_bad)
@@ -82,6 +85,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "hostcb: a hostcb scenario through a layer (the hostcb plugin's items)")
     config.addinivalue_line("markers", "gpu: needs a usable CUDA device (every hostcb scenario)")
     config.pluginmanager.register(HostcbSession(config), "hostcb-session")
+    if config.getoption("xmlpath", None):
+        config.pluginmanager.register(JunitLayout(config), "hostcb-junit")
 
 
 def _session(config: pytest.Config) -> "HostcbSession":
@@ -328,14 +333,31 @@ class ScenarioItem(pytest.Item):
         return self.path, None, self.nodeid
 
 
+def _own_seconds(item: ScenarioItem, report: pytest.TestReport) -> None:
+    """An item's duration (JUnit's time, --durations) is its scenario's seconds, as hostcb
+    measured them, in the phase that ends it: the setup of a skip or an error, else the
+    call; the batch's wall time, spent in the setup of its first item, is no item's, nor
+    is pytest's own in the other phases. An item whose run gave no result keeps pytest's
+    measure."""
+    result = item.result
+    if result is None:
+        return
+    ending = "setup" if result.status in (Status.SKIPPED, Status.ERROR) else "call"
+    report.duration = result.seconds if report.when == ending else 0.0
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Generator[None, Any, None]:
     """hostcb's text for an item's problem, in setup (an error) or the call (a failure), in
-    place of a traceback through this plugin; a skip is shown at the layer, not at this file."""
+    place of a traceback through this plugin; a skip is shown at the layer, not at this
+    file; the report carries the family and id (for the JUnit file) and its seconds."""
     outcome = yield
     report = outcome.get_result()
     if not isinstance(item, ScenarioItem):
         return
+    report.hostcb_family = item.scenario.family
+    report.hostcb_id = item.scenario.id
+    _own_seconds(item, report)
     if call.excinfo is None:
         return
     problem = call.excinfo.value

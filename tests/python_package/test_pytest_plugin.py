@@ -3,6 +3,7 @@ mixed layer (layers/mixed_layer.py) through the stub CLI's stub_forward family, 
 operations pass, fail, crash, are excluded and raise."""
 import re
 import sys
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -106,6 +107,42 @@ def test_last_failed_runs_the_failures_again(pytester, stub, calls):
     result = run(pytester, stub, "--lf")
     result.assert_outcomes(failed=1, errors=2, deselected=3)
     assert calls() == ["add_host_node", "add_stream_callback", "graph_set_host_node"]
+
+
+def _cases(path):
+    """The JUnit file's test cases: name -> (classname, time, [outcome tags], {property: value}, skip text)."""
+    found = {}
+    for c in ET.parse(str(path)).getroot().iter("testcase"):
+        tags = [child.tag for child in c if child.tag not in ("properties", "system-out", "system-err")]
+        skipped = c.find("skipped")
+        found[c.get("name")] = (c.get("classname"), c.get("time"), tags,
+                                {p.get("name"): p.get("value") for p in c.iter("property")},
+                                skipped.text if skipped is not None else None)
+    return found
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist"])
+def test_junit_xml_is_hostcbs_layout_with_each_scenarios_seconds(pytester, stub, monkeypatch, workers):
+    if workers:
+        pytest.importorskip("xdist")
+    # The first scenario's layer call takes a while: before, its item carried the batch's time.
+    monkeypatch.setenv("HOSTCB_TEST_SLOW", "launch_host_func")
+    run(pytester, stub, "--junitxml", "out.xml", *workers, subprocess=bool(workers))
+    cases = _cases(pytester.path / "out.xml")
+    # As hostcb's own --junit: classname the family, name the rest of the id.
+    assert sorted(cases) == sorted("forward=mixed/op=" + op for op in OPS)
+    assert {c[0] for c in cases.values()} == {"stub_forward"}
+    kinds = {name.rsplit("=", 1)[1]: c[2] for name, c in cases.items()}
+    assert kinds == {"launch_host_func": [], "add_host_node": ["failure"], "add_stream_callback": ["error"],
+                     "capture": ["skipped"], "graph_set_host_node": ["error"], "exec_set_host_node": []}
+    # Each case's time is its own scenario's seconds, as hostcb measured them.
+    for name, (_, time, _, properties, _) in cases.items():
+        assert "%.3f" % float(time) == properties["hostcb.seconds"], name
+    assert float(cases["forward=mixed/op=launch_host_func"][1]) >= 3
+    assert max(float(c[1]) for n, c in cases.items() if not n.endswith("launch_host_func")) < 3
+    assert cases["forward=mixed/op=add_stream_callback"][3]["hostcb.status"] == "error"
+    # A skip's text: the id and hostcb's reason.
+    assert cases["forward=mixed/op=capture"][4] == ID + "capture: excluded: the mixed layer has no begin_capture/end_capture"
 
 
 def _reported_by_worker(result):
