@@ -2,7 +2,7 @@
 pytest items.
 
     pytest --hostcb-layer cuda_bindings:runtime [--hostcb-filter F] [--hostcb-axis name=v1,v2]
-           [--hostcb-expectations FILE]
+           [--hostcb-expectations FILE] [--hostcb-json PATH]
     # or, in a conftest.py:  hostcb_layers = ["cuda_bindings:runtime"]
 
 A layer is one collector, `hostcb:LAYER` (of a file, its name without folder or suffix),
@@ -23,17 +23,20 @@ passed, failed (the failures with their launch index), error (raised in setup), 
 strict XPASS.
 
 Each report's duration is its scenario's seconds, and JUnit's layout is hostcb's (_junit.py).
+--hostcb-json writes the session's results (every hostcb run's) as one hostcb document.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import tempfile
 from typing import Any, Dict, Generator, List, Optional
 
 import pytest
 
 from . import _xdist
-from ._api import Invocation, _list, run_ids
+from ._api import Invocation, _list, merged_documents, run_ids
 from ._junit import JunitLayout
 from ._results import HostcbError, Result, Run, Scenario, Status
 
@@ -79,6 +82,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--hostcb-timeout", action=_Once, type=float, metavar="SECONDS", help="hostcb's --timeout per scenario")
     group.addoption("--hostcb-binary", action=_Once, metavar="PATH",
                     help="the hostcb binary (default: $HOSTCB_BINARY, else the one this package carries)")
+    group.addoption("--hostcb-json", action=_Once, metavar="PATH",
+                    help="write hostcb's results of this session (every hostcb run, the xdist workers' too) to PATH "
+                         "as one `hostcb run --json` document, for `hostcb report`")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -123,14 +129,22 @@ def _within(nodeid: str, selection: str) -> bool:
 
 
 class HostcbSession:
-    """The plugin's state in one pytest process: the command line's layers and the node ids
-    of theirs given as arguments."""
+    """The plugin's state in one pytest process: the command line's layers, the node ids of
+    theirs given as arguments, the results documents of the runs made (for --hostcb-json);
+    on the xdist controller, the workers' too, and the controller alone writes the file."""
 
     def __init__(self, config: pytest.Config):
         self.config = config
         self.layers = list(dict.fromkeys(config.getoption("hostcb_layer")))
         self.names = _collector_names(self.layers)
         self.selected = self._take_node_ids(config)
+        path = config.getoption("hostcb_json")
+        self.json_path = os.path.abspath(path) if path is not None else None
+        if self.json_path is not None and os.path.isdir(self.json_path):
+            raise pytest.UsageError("--hostcb-json %s: a folder; give a file's path" % path)
+        self.documents: List[Dict[str, Any]] = []  # this process's runs'
+        self.worker_documents: Dict[str, List[Dict[str, Any]]] = {}  # the xdist controller's, by worker
+        self.json_note = ""
 
     def _take_node_ids(self, config: pytest.Config) -> List[str]:
         """The arguments that are node ids of the command line's layers, taken off pytest's
@@ -173,6 +187,43 @@ class HostcbSession:
                 if hasattr(plugin, "hostcb_layers"):
                     return ConftestLayers.from_parent(parent, path=file_path, layers=plugin.hostcb_layers)
         return None
+
+    def add(self, run: Run) -> None:
+        self.documents += run.documents
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        """On the xdist controller: a worker's results documents (sent in its workeroutput)."""
+        output = getattr(node, "workeroutput", None) or {}
+        self.worker_documents[getattr(getattr(node, "gateway", None), "id", str(node))] = list(
+            output.get("hostcb_documents", []))
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if _xdist.is_worker(self.config):  # the controller writes the file
+            if self.json_path is not None:
+                self.config.workeroutput["hostcb_documents"] = self.documents  # type: ignore[attr-defined]
+            return
+        if self.json_path is not None:
+            self._write_json()
+
+    def _write_json(self) -> None:
+        documents = self.documents + [d for worker in sorted(self.worker_documents) for d in self.worker_documents[worker]]
+        if not documents:
+            self.json_note = "hostcb: no hostcb run in this session: %s not written" % self.json_path
+            return
+        document = merged_documents(documents)
+        folder = os.path.dirname(self.json_path)
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=folder, prefix=".hostcb-", suffix=".json", delete=False,
+                                         encoding="utf-8") as f:
+            json.dump(document, f, indent=2)
+        os.replace(f.name, self.json_path)  # whole or not at all, as hostcb writes its own
+        self.json_note = "hostcb: wrote %s: %d results of %d hostcb runs" % (
+            self.json_path, len(document["results"]), len(documents))
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if self.json_note:
+            terminalreporter.write_line(self.json_note)
 
 
 class ScenarioProblem(Exception):
@@ -269,6 +320,7 @@ class LayerCollector(pytest.Collector):
                 self.results.update((i, e) for i in ids)
                 run = None
             if run is not None:
+                _session(self.config).add(run)
                 for i in ids:  # of several results (--repeat passes), the worst
                     self.results[i] = run.result(i) or HostcbError(
                         "hostcb run (exit %d) gave no result for %s" % (run.exit_code, i))

@@ -1,7 +1,10 @@
 """The pytest plugin (python/hostcb/pytest_plugin.py), through pytest itself (pytester): the
 mixed layer (layers/mixed_layer.py) through the stub CLI's stub_forward family, where its six
 operations pass, fail, crash, are excluded and raise."""
+import json
+import os
 import re
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
@@ -9,7 +12,7 @@ import pytest
 
 import hostcb
 
-from conftest import MIXED_LAYER
+from conftest import MIXED_LAYER, ROOT
 
 NODE = "hostcb:mixed_layer::stub_forward::forward=mixed/op="
 ID = "stub_forward/forward=mixed/op="
@@ -377,3 +380,47 @@ def test_a_bad_conftest_line_is_one_clear_error(pytester, stub):
     result = pytest_run(pytester, "--hostcb-binary=" + stub)
     assert result.ret == pytest.ExitCode.INTERRUPTED
     assert "hostcb_layers must be a list of layers (non-empty strings), not '" in result.stdout.str()
+
+
+COMPARE = os.path.join(ROOT, "scripts", "compare-pytest-hostcb.py")
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist"])
+def test_hostcb_json_is_what_hostcb_reported_for_report_and_the_comparison(pytester, counted, workers):
+    # Issue 36: no way to write hostcb's JSON from pytest, so `report --summary` could not
+    # use a pytest run.
+    if workers:
+        pytest.importorskip("xdist")
+    result = run(pytester, counted.binary, "--hostcb-json", "out/results.json", "--junitxml", "out.xml", *workers,
+                 subprocess=bool(workers))
+    result.assert_outcomes(**OUTCOMES)
+    runs = len(counted.calls("run"))
+    assert "hostcb: wrote %s: 6 results of %d hostcb runs" % (pytester.path / "out" / "results.json", runs) in \
+        result.stdout.str()
+    document = json.loads((pytester.path / "out" / "results.json").read_text())
+    assert document["format"] == "hostcb-results"
+    assert sorted(r["id"] for r in document["results"]) == sorted(ID + op for op in OPS)  # each once
+    assert {k: document["summary"][k] for k in ("total", "passed", "failed", "error", "skipped")} == {
+        "total": 6, "passed": 2, "failed": 1, "error": 2, "skipped": 1}
+    summary = subprocess.run([counted.binary, "report", str(pytester.path / "out" / "results.json"), "--summary",
+                              str(pytester.path / "summary.md")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             universal_newlines=True)
+    assert summary.returncode == 0, summary.stdout
+    assert "6 scenarios in 1 environment" in (pytester.path / "summary.md").read_text()
+    compared = subprocess.run([sys.executable, COMPARE, str(pytester.path / "out" / "results.json"),
+                               str(pytester.path / "out.xml")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True)
+    assert compared.returncode == 0 and compared.stdout.rstrip().endswith("agree"), compared.stdout
+
+
+def test_a_folder_for_hostcb_json_is_a_usage_error(pytester, stub):
+    folder = run(pytester, stub, "--hostcb-json", str(pytester.path))
+    assert folder.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--hostcb-json %s: a folder; give a file's path" % pytester.path in folder.stderr.str()
+
+
+def test_hostcb_json_of_a_session_without_runs_is_not_written(pytester, stub):
+    result = run(pytester, stub, "--hostcb-json", "results.json", "-k", "nothing_is_called_this")
+    assert "hostcb: no hostcb run in this session: %s not written" % (pytester.path / "results.json") in \
+        result.stdout.str()
+    assert not (pytester.path / "results.json").exists()
