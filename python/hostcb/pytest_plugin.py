@@ -24,6 +24,7 @@ strict XPASS.
 
 Each report's duration is its scenario's seconds, and JUnit's layout is hostcb's (_junit.py).
 --hostcb-json writes the session's results (every hostcb run's) as one hostcb document.
+`-k` matches a hostcb item by whole words of its id (_keyword.py).
 """
 from __future__ import annotations
 
@@ -35,13 +36,13 @@ from typing import Any, Dict, Generator, List, Optional
 
 import pytest
 
-from . import _xdist
+from . import _keyword, _xdist
 from ._api import Invocation, _list, merged_documents, run_ids
 from ._junit import JunitLayout
 from ._results import HostcbError, Result, Run, Scenario, Status
 
 _BAD = (Status.FAILED, Status.ERROR, Status.XPASS)  # what fails a run (hostcb's is_bad)
-_PREFIX = "hostcb:"  # a layer's collector: hostcb:LAYER
+_PREFIX = _keyword.PREFIX  # a layer's collector: hostcb:LAYER
 
 
 class _Once(argparse.Action):
@@ -176,6 +177,7 @@ class HostcbSession:
                 raise pytest.UsageError("not found: %s" % " ".join(missing))
             found = [i for i in found if any(_within(i.nodeid, s) for s in self.selected)]
         items.extend(found)
+        _keyword.select(config, items, lambda item: isinstance(item, ScenarioItem))
 
     def pytest_collect_file(self, file_path, parent: pytest.Collector) -> Optional[pytest.Collector]:
         """A conftest.py with `hostcb_layers`: a node of its own, whose children are its layers."""

@@ -122,6 +122,62 @@ def counted(stub, tmp_path_factory, monkeypatch):
     return Counted(tmp_path_factory.mktemp("counted"), stub)
 
 
+_FAKE = r"""#!{python}
+# A hostcb of a few scenarios through the layer "fake" (a file the test wrote: id -> [status,
+# reason]): `list` lists them, `run` gives each id of its --filter its status and writes the
+# run's ids to the runs file, a line a run, with the xdist worker that made it.
+import json, os, sys
+scenarios = json.load(open({scenarios!r}))
+args = sys.argv[1:]
+def params(id):
+    return dict(part.split("=", 1) for part in id.split("/")[1:])
+if args[0] == "list":
+    print(json.dumps({{"format": "hostcb-list", "format_version": 1,
+                      "scenarios": [{{"id": i, "family": i.split("/")[0], "params": params(i)}} for i in scenarios],
+                      "adapters": [{{"name": "fake", "path": "fake", "describe": "fake"}}]}}))
+    sys.exit(0)
+ids = args[args.index("--filter") + 1].split(":")
+with open({runs!r}, "a") as f:
+    f.write(json.dumps([os.environ.get("PYTEST_XDIST_WORKER", "main"), ids]) + "\n")
+results = [{{"id": i, "family": i.split("/")[0], "params": params(i), "status": scenarios[i][0],
+             "reason": scenarios[i][1], "seconds": 0.001, "failures": [], "properties": {{}}}} for i in ids]
+counts = {{s: sum(r["status"] == s for r in results) for s in ("passed", "failed", "error", "skipped")}}
+json.dump({{"format": "hostcb-results", "format_version": 3, "environment": {{}},
+           "summary": dict(total=len(results), **counts), "results": results}},
+          open(args[args.index("--json") + 1], "w"))
+sys.exit(1 if counts["failed"] or counts["error"] else 0 if counts["passed"] else 77)
+"""
+
+
+class Fake:
+    """A hostcb of the scenarios given (id -> (status, reason)), each run written down:
+    `binary` its path, `runs()` the ids of each run so far, by worker ("main" without xdist).
+    Its layer is any name; its scenarios go through it (forward=fake)."""
+
+    def __init__(self, folder, scenarios):
+        self.runs_file = folder / "runs.jsonl"
+        (folder / "scenarios.json").write_text(json.dumps(scenarios))
+        self.binary = str(folder / "fake-hostcb")
+        with open(self.binary, "w") as f:
+            f.write(_FAKE.format(python=sys.executable, scenarios=str(folder / "scenarios.json"),
+                                 runs=str(self.runs_file)))
+        os.chmod(self.binary, 0o755)
+
+    def runs(self):
+        found = {}
+        for line in (self.runs_file.read_text().splitlines() if self.runs_file.exists() else []):
+            worker, ids = json.loads(line)
+            found.setdefault(worker, []).append(ids)
+        return found
+
+
+@pytest.fixture
+def fake(tmp_path_factory, monkeypatch):
+    """fake(scenarios): a Fake hostcb of them."""
+    _not_an_xdist_worker(monkeypatch)
+    return lambda scenarios: Fake(tmp_path_factory.mktemp("fake"), scenarios)
+
+
 @pytest.fixture
 def expectations(tmp_path):
     """An expectations file: the mixed layer's add_host_node failure is known (xfail), and so,

@@ -90,7 +90,7 @@ def test_xfail_and_xpass_from_expectations(pytester, stub, expectations):
 
 
 def test_dash_k_and_deselect_choose_what_hostcb_runs(pytester, stub, calls):
-    result = run(pytester, stub, "-k", "launch_host_func or exec_set", "--deselect", NODE + "exec_set_host_node")
+    result = run(pytester, stub, "-k", "launch_host_func or exec_set_host_node", "--deselect", NODE + "exec_set_host_node")
     result.assert_outcomes(passed=1, deselected=5)
     assert calls() == ["launch_host_func"]  # hostcb ran the selection only
 
@@ -327,6 +327,51 @@ def test_markers_hostcb_family_and_gpu_select_with_dash_m(pytester, stub):
         assert len(ids) == selected, (expression, ids)
     markers = run(pytester, stub, "--markers")
     assert "@pytest.mark.hostcb:" in markers.stdout.str() and "@pytest.mark.gpu:" in markers.stdout.str()
+
+
+# As the shipped families' ids are: a family's name inside other families' ids ("replay" in
+# replays=, "update" in case=exec_update), '=' in every one.
+FAMILIES = ["replay/api=driver/forward=fake/replays=2", "replay/api=runtime/forward=fake/replays=20",
+            "update/api=runtime/forward=fake/replays=2", "lifetime/api=driver/case=exec_update/forward=fake/replays=2"]
+
+
+@pytest.mark.parametrize("expression, selected", [
+    ("replay", [0, 1]),  # the family, not every id with "replay" in it
+    ("update", [2]),
+    ("replays=2", [0, 2, 3]),  # '=' is no syntax error; replays=20 is another word
+    ("replay and replays=2", [0]),
+    ("driver", [0, 3]),  # a value alone
+    ("replay/api=runtime", [1]),  # whole parts of the id
+    ("api=driver and not replay", [3]),
+    ("gpu and hostcb and fake:layer", [0, 1, 2, 3]),  # markers; the layer
+    ("REPLAY", [0, 1]),  # case aside, as pytest's
+    ("repl or api=run or exec", []),  # no piece of a word
+])
+def test_dash_k_matches_whole_words_of_an_id(pytester, fake, expression, selected):
+    # Issue 36: `-k replays=2` was a syntax error, and `-k replay` chose every id holding it.
+    hostcb = fake({i: ["passed", ""] for i in FAMILIES})
+    result = pytest_run(pytester, "--hostcb-layer=fake:layer", "--hostcb-binary=" + hostcb.binary, "-k", expression)
+    assert result.ret == (pytest.ExitCode.OK if selected else pytest.ExitCode.NO_TESTS_COLLECTED), result.outlines
+    result.assert_outcomes(passed=len(selected), deselected=len(FAMILIES) - len(selected))
+    assert hostcb.runs() == ({"main": [[FAMILIES[n] for n in selected]]} if selected else {})  # hostcb ran those
+
+
+def test_dash_k_with_equals_matches_other_tests_as_pytest_does(pytester, stub, calls):
+    pytester.makepyfile('''
+import pytest
+@pytest.mark.parametrize("x", [1, 2], ids=["op=capture", "op=other"])
+def test_plain(x): pass
+''')
+    result = run(pytester, stub, "-k", "op=capt", "-rA")  # a piece of a plain test's name, as pytest matches
+    result.assert_outcomes(passed=1, deselected=7)
+    assert "PASSED test_dash_k_with_equals_matches_other_tests_as_pytest_does.py::test_plain[op=capture]" in \
+        result.stdout.str()
+    result = run(pytester, stub, "-k", "op=capture or op=launch_host_func")
+    result.assert_outcomes(passed=2, skipped=1, deselected=5)
+    assert calls() == ["launch_host_func"]  # hostcb ran those two (capture is excluded: no call)
+    bad = run(pytester, stub, "-k", "op=capture and")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    assert "Wrong expression passed to '-k': op=capture and" in bad.stderr.str()
 
 
 def test_only_what_the_arguments_reach_is_collected(pytester, counted):
