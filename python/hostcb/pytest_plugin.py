@@ -2,7 +2,7 @@
 pytest items.
 
     pytest --hostcb-layer cuda_bindings:runtime [--hostcb-filter F] [--hostcb-axis name=v1,v2]
-           [--hostcb-expectations FILE] [--hostcb-json PATH]
+           [--hostcb-expectations FILE] [--hostcb-json PATH] [--hostcb-require-gpu]
     # or, in a conftest.py:  hostcb_layers = ["cuda_bindings:runtime"]
 
 A layer is one collector, `hostcb:LAYER` (of a file, its name without folder or suffix),
@@ -25,6 +25,7 @@ strict XPASS.
 Each report's duration is its scenario's seconds, and JUnit's layout is hostcb's (_junit.py).
 --hostcb-json writes the session's results (every hostcb run's) as one hostcb document.
 `-k` matches a hostcb item by whole words of its id (_keyword.py).
+--hostcb-require-gpu fails the session when nothing ran for want of a GPU.
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ from ._results import HostcbError, Result, Run, Scenario, Status
 
 _BAD = (Status.FAILED, Status.ERROR, Status.XPASS)  # what fails a run (hostcb's is_bad)
 _PREFIX = _keyword.PREFIX  # a layer's collector: hostcb:LAYER
+_NO_DEVICE = "no usable CUDA device"  # how hostcb's reason begins for a scenario skipped without a GPU
 
 
 class _Once(argparse.Action):
@@ -86,6 +88,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--hostcb-json", action=_Once, metavar="PATH",
                     help="write hostcb's results of this session (every hostcb run, the xdist workers' too) to PATH "
                          "as one `hostcb run --json` document, for `hostcb report`")
+    group.addoption("--hostcb-require-gpu", action="store_true", default=False,
+                    help="fail the session (exit 1, with hostcb's reason) when no hostcb scenario ran because there "
+                         "is no usable CUDA device (every item skipped, for want of one): for a job that must run on a "
+                         "GPU, where a run of skips would pass")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -131,8 +137,9 @@ def _within(nodeid: str, selection: str) -> bool:
 
 class HostcbSession:
     """The plugin's state in one pytest process: the command line's layers, the node ids of
-    theirs given as arguments, the results documents of the runs made (for --hostcb-json);
-    on the xdist controller, the workers' too, and the controller alone writes the file."""
+    theirs given as arguments, the results documents of the runs made (for --hostcb-json)
+    and each item's hostcb status (for --hostcb-require-gpu); on the xdist controller, the
+    workers' too, and the controller alone writes the file and judges the session."""
 
     def __init__(self, config: pytest.Config):
         self.config = config
@@ -146,6 +153,9 @@ class HostcbSession:
         self.documents: List[Dict[str, Any]] = []  # this process's runs'
         self.worker_documents: Dict[str, List[Dict[str, Any]]] = {}  # the xdist controller's, by worker
         self.json_note = ""
+        self.require_gpu = config.getoption("hostcb_require_gpu")
+        self.outcomes: Dict[str, Any] = {}  # node id -> (hostcb's status or None, its reason), as reported
+        self.gpu_note = ""
 
     def _take_node_ids(self, config: pytest.Config) -> List[str]:
         """The arguments that are node ids of the command line's layers, taken off pytest's
@@ -200,13 +210,35 @@ class HostcbSession:
         self.worker_documents[getattr(getattr(node, "gateway", None), "id", str(node))] = list(
             output.get("hostcb_documents", []))
 
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Each item's hostcb status, from its setup report (the xdist workers' too, on the controller)."""
+        if report.when == "setup" and getattr(report, "hostcb_id", None) is not None:
+            self.outcomes[report.nodeid] = (getattr(report, "hostcb_status", None), getattr(report, "hostcb_reason", ""))
+
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if _xdist.is_worker(self.config):  # the controller writes the file
+        if _xdist.is_worker(self.config):  # the controller judges the session and writes the file
             if self.json_path is not None:
                 self.config.workeroutput["hostcb_documents"] = self.documents  # type: ignore[attr-defined]
             return
+        if self.require_gpu:
+            self._require_gpu(session)
         if self.json_path is not None:
             self._write_json()
+
+    def _require_gpu(self, session: pytest.Session) -> None:
+        """--hostcb-require-gpu: when hostcb items were run and every one was skipped, some
+        of them for want of a GPU (the others excluded), nothing ran because there is no GPU:
+        the session fails, with hostcb's reason. An item whose run gave no result counts as
+        run (it is an error already); items that ran with skips beside them pass, as ever."""
+        outcomes = list(self.outcomes.values())
+        no_device = [reason for status, reason in outcomes
+                     if status == Status.SKIPPED.value and reason.startswith(_NO_DEVICE)]
+        if not no_device or any(status != Status.SKIPPED.value for status, _ in outcomes):
+            return
+        self.gpu_note = "hostcb: --hostcb-require-gpu: no hostcb scenario ran (%d of %d skipped for want of a GPU): %s" % (
+            len(no_device), len(outcomes), no_device[0])
+        if session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def _write_json(self) -> None:
         documents = self.documents + [d for worker in sorted(self.worker_documents) for d in self.worker_documents[worker]]
@@ -226,6 +258,8 @@ class HostcbSession:
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if self.json_note:
             terminalreporter.write_line(self.json_note)
+        if self.gpu_note:
+            terminalreporter.write_line(self.gpu_note, red=True, bold=True)
 
 
 class ScenarioProblem(Exception):
@@ -411,6 +445,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Gener
         return
     report.hostcb_family = item.scenario.family
     report.hostcb_id = item.scenario.id
+    if item.result is not None:  # for --hostcb-require-gpu, on the process that judges the session
+        report.hostcb_status, report.hostcb_reason = item.result.status.value, item.result.reason
     _own_seconds(item, report)
     if call.excinfo is None:
         return

@@ -179,6 +179,16 @@ def fake(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture
+def real(monkeypatch):
+    """The build's hostcb (the shipped families, which need a GPU), its adapters found."""
+    build = _build()
+    if not os.path.exists(os.path.join(build, "hostcb")):
+        raise pytest.UsageError("no hostcb in %s: build hostcb first, or set HOSTCB_TEST_BUILD" % build)
+    monkeypatch.setenv("HOSTCB_ADAPTER_DIR", build)
+    return os.path.join(build, "hostcb")
+
+
+@pytest.fixture
 def expectations(tmp_path):
     """An expectations file: the mixed layer's add_host_node failure is known (xfail), and so,
     wrongly, is a failure of launch_host_func, which passes (xpass)."""

@@ -469,3 +469,52 @@ def test_hostcb_json_of_a_session_without_runs_is_not_written(pytester, stub):
     assert "hostcb: no hostcb run in this session: %s not written" % (pytester.path / "results.json") in \
         result.stdout.str()
     assert not (pytester.path / "results.json").exists()
+
+
+NO_GPU = "no usable CUDA device: cudaGetDeviceCount returned cudaErrorNoDevice (100)"
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist"])
+def test_require_gpu_fails_a_session_where_nothing_ran_for_want_of_a_gpu(pytester, fake, workers):
+    # Issue 36: a broken GPU runner gave "532 skipped", exit 0, for ever.
+    if workers:
+        pytest.importorskip("xdist")
+    scenarios = {"replay/forward=fake/replays=%d" % n: ["skipped", NO_GPU] for n in (1, 2, 5)}
+    scenarios["replay/forward=fake/replays=9"] = ["skipped", "excluded: no such thing"]
+    hostcb = fake(scenarios)
+    options = ["--hostcb-layer=fake:layer", "--hostcb-binary=" + hostcb.binary, *workers]
+    skipped = pytest_run(pytester, *options, subprocess=bool(workers))
+    skipped.assert_outcomes(skipped=4)
+    assert skipped.ret == pytest.ExitCode.OK
+    required = pytest_run(pytester, *options, "--hostcb-require-gpu", subprocess=bool(workers))
+    required.assert_outcomes(skipped=4)
+    assert required.ret == pytest.ExitCode.TESTS_FAILED
+    assert "hostcb: --hostcb-require-gpu: no hostcb scenario ran (3 of 4 skipped for want of a GPU): " + NO_GPU in \
+        required.stdout.str()
+    assert sum(len(ids) for each in hostcb.runs().values() for ids in each) == 8  # each scenario once a session
+
+
+@pytest.mark.parametrize("other", [["passed", ""], ["failed", "counts"], ["skipped", "excluded: no such thing"]])
+def test_require_gpu_leaves_a_session_alone_where_something_ran_or_no_gpu_was_wanted(pytester, fake, other):
+    scenarios = {"replay/forward=fake/replays=1": ["skipped", NO_GPU], "stub/forward=fake/x=1": other}
+    if other[0] == "skipped":  # nothing ran, but for want of nothing a GPU gives
+        scenarios = {"stub/forward=fake/x=%d" % n: other for n in (1, 2)}
+    hostcb = fake(scenarios)
+    result = pytest_run(pytester, "--hostcb-layer=fake:layer", "--hostcb-binary=" + hostcb.binary, "--hostcb-require-gpu")
+    assert result.ret == (pytest.ExitCode.TESTS_FAILED if other[0] == "failed" else pytest.ExitCode.OK)
+    assert "--hostcb-require-gpu" not in result.stdout.str()
+
+
+def test_require_gpu_with_the_real_binary_and_no_gpu(pytester, real):
+    # The shipped families need a GPU: hostcb's own reason, as it words it here.
+    probe = hostcb.run(MIXED_LAYER, binary=real, filter="replay/*replays=2*")
+    if any(r.status is not hostcb.Status.SKIPPED for r in probe):
+        pytest.skip("a CUDA device is usable here: the scenarios ran")
+    no_gpu = sum(r.reason.startswith("no usable CUDA device") for r in probe)
+    assert no_gpu >= 10  # the others are excluded (the mixed layer has no capture)
+    options = ["--hostcb-layer=" + MIXED_LAYER, "--hostcb-binary=" + real, "--hostcb-filter=replay/*replays=2*"]
+    required = pytest_run(pytester, *options, "--hostcb-require-gpu")
+    required.assert_outcomes(skipped=len(probe))
+    assert required.ret == pytest.ExitCode.TESTS_FAILED
+    assert "hostcb: --hostcb-require-gpu: no hostcb scenario ran (%d of %d skipped for want of a GPU): no usable " \
+           "CUDA device: cudaGetDeviceCount" % (no_gpu, len(probe)) in required.stdout.str()
