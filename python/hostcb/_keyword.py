@@ -29,6 +29,11 @@ import pytest
 from _pytest.mark import KeywordMatcher
 from _pytest.mark.expression import Expression
 
+try:
+    from _pytest.mark.expression import ParseError
+except ImportError:  # pytest 9: SyntaxError
+    ParseError = SyntaxError  # type: ignore[misc,assignment]
+
 _EQUALS = "\\"  # '=' while pytest parses: its names may hold a backslash, and no id has one
 PREFIX = "hostcb:"  # a layer's collector is named hostcb:LAYER
 _DIRECTORY = getattr(pytest, "Directory", ())  # pytest 8 on: folders are nodes (pytest leaves out the root's)
@@ -41,7 +46,7 @@ def select(config: pytest.Config, items: List[pytest.Item], is_scenario: Callabl
         return
     try:
         compiled = Expression.compile(expression.replace("=", _EQUALS))
-    except SyntaxError as e:  # as pytest words its own
+    except (SyntaxError, ParseError) as e:  # pytest 9 raises the one, earlier ones the other; worded as pytest's
         raise pytest.UsageError("Wrong expression passed to '-k': %s: %s" % (expression, e)) from None
     kept, dropped = [], []
     for item in items:
