@@ -12,13 +12,15 @@ alone, which is slow but right.
 Under worksteal the controller may take back items still queued. Those this worker has
 already run in a batch must stay with it (their results are here; run elsewhere they would
 run twice), so once the plugin takes items it refuses a steal of any of them, with the
-answer xdist's own steal gives when an item has already left the queue (none stolen). That
-needs the queue xdist 3.6 brought (TestQueue, whose lock a steal holds); with an older
-xdist's queue.Queue the items are read all the same, unguarded.
+answer xdist's own steal gives when it finds none of them (none stolen). A lock of the
+plugin's own, held around a steal and around reading and claiming the queue, keeps the two
+apart; the queue itself is read under its own lock (xdist's TestQueue, 3.7 on, or the
+queue.Queue of earlier releases).
 """
 from __future__ import annotations
 
-from typing import Callable, List, Optional, Set
+import threading
+from typing import Callable, List, Optional, Set, Tuple
 
 import pytest
 
@@ -42,38 +44,45 @@ def take(config: pytest.Config, wanted: Callable[[int], bool]) -> Optional[List[
     interactor = _interactor(config)
     if interactor is None or not isinstance(getattr(interactor, "item_index", None), int):
         return None
-    queue = interactor.torun
+    claimed, lock = _guard_steals(interactor)
+    with lock:  # no steal between reading the queue and claiming from it
+        queued = _queued(interactor.torun)  # a steal of an older xdist replaces torun: read it here
+        if queued is None:
+            return None
+        handed = [interactor.item_index, getattr(interactor, "nextitem_index", None)] + queued
+        mine = [i for i in dict.fromkeys(handed) if isinstance(i, int) and wanted(i)]
+        claimed.update(mine)
+    return mine
 
-    def chosen(queued) -> List[int]:
-        handed = [interactor.item_index, getattr(interactor, "nextitem_index", None)] + list(queued)
-        return [i for i in dict.fromkeys(handed) if isinstance(i, int) and wanted(i)]
 
-    if callable(getattr(queue, "lock", None)):  # xdist 3.6 on
-        claimed: Set[int] = _guard_steals(interactor)
-        with queue.lock() as queued:  # xdist's handler thread adds to it and steals from it
-            mine = chosen(queued)
-            claimed.update(mine)
-        return mine
-    if hasattr(queue, "mutex") and hasattr(queue, "queue"):  # an older xdist's queue.Queue
+def _queued(queue) -> Optional[List[object]]:
+    """What xdist's queue of items to run holds now (indices, and markers that are no int)."""
+    if callable(getattr(queue, "lock", None)):  # xdist's TestQueue (3.7 on)
+        with queue.lock() as items:  # xdist's handler thread adds to it
+            return list(items)
+    if hasattr(queue, "mutex") and hasattr(queue, "queue"):  # a queue.Queue (before)
         with queue.mutex:
-            return chosen(queue.queue)
+            return list(queue.queue)
     return None
 
 
-def _guard_steals(interactor) -> Set[int]:
-    """The set of indices this worker keeps, once per worker: a steal that asks for any of
-    them gets none (xdist's answer when an item has left the queue)."""
-    claimed = getattr(interactor, "_hostcb_claimed", None)
-    if claimed is not None:
-        return claimed
-    claimed = interactor._hostcb_claimed = set()
+def _guard_steals(interactor) -> Tuple[Set[int], "threading.RLock"]:
+    """The indices this worker keeps and the lock that guards them, made once per worker:
+    from then on a steal that asks for any of them gets none (xdist's answer when it finds
+    none of them queued), and a steal runs under the lock."""
+    guard = getattr(interactor, "_hostcb_guard", None)
+    if guard is not None:
+        return guard
+    claimed: Set[int] = set()
+    lock = threading.RLock()
+    interactor._hostcb_guard = (claimed, lock)
     steal = getattr(interactor, "steal", None)
     if callable(steal) and callable(getattr(interactor, "sendevent", None)):
         def guarded(indices):
-            with interactor.torun.lock():  # the lock take() holds: a steal sees all or none of a batch
+            with lock:
                 if claimed.intersection(indices):
                     interactor.sendevent("unscheduled", indices=[])
                     return
                 steal(indices)
         interactor.steal = guarded
-    return claimed
+    return claimed, lock

@@ -200,9 +200,9 @@ def test_dash_x_under_xdist_stops_each_worker_at_its_own_failure(pytester, count
     result = run(pytester, counted.binary, "-x", "-n", "2", "-v", "-rA", subprocess=True)
     assert result.ret == pytest.ExitCode.INTERRUPTED  # as xdist ends any -x session that stopped
     assert "Interrupted: stopping after 1 failures" in result.stdout.str()
-    assert "not run" not in result.stdout.str()
+    assert "not run" not in result.stdout.str()  # hostcb's skip for what its -x left (-rA shows skips' reasons)
     outcomes = result.parseoutcomes()
-    assert outcomes.get("failed", 0) + outcomes.get("errors", 0) >= 1 and "skipped" not in outcomes
+    assert outcomes.get("failed", 0) + outcomes.get("errors", 0) >= 1
     _assert_each_worker_ran_only_its_own(counted, calls, result, _reported_by_worker(result), stopped=True)
 
 
