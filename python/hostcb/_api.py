@@ -157,6 +157,7 @@ def run_ids(invocation: Invocation, ids: Sequence[str], *, axes: Axes = None, ex
     results: Dict[str, List[Result]] = {}
     own: List[Result] = []  # results of a run itself, not of a scenario: they fail it too
     codes, outputs, environment = [], [], {}
+    documents: List[Dict[str, Any]] = []
     summary: Dict[str, Any] = {}
     # As for list: None is "not given", every other value goes to hostcb to judge.
     options = _axis_arguments(axes) + (["--expectations", expectations] if expectations is not None else [])
@@ -176,6 +177,7 @@ def run_ids(invocation: Invocation, ids: Sequence[str], *, axes: Axes = None, ex
                                   % (_exit_text(done.returncode), (done.stdout + done.stderr).strip()[-500:]))
             with open(report, encoding="utf-8") as f:
                 run = run_from_json(json.load(f), done.returncode)
+            documents += run.documents
             codes.append(done.returncode)
             environment, summary = run.environment, _summed(summary, run.summary)
             for r in run.results:
@@ -186,7 +188,7 @@ def run_ids(invocation: Invocation, ids: Sequence[str], *, axes: Axes = None, ex
             if fail_fast and done.returncode == 1:
                 break
     ordered = tuple(r for i in ids for r in results.get(i, ())) + tuple(own)
-    return Run(_worst(codes), ordered, environment, summary, "".join(outputs))
+    return Run(_worst(codes), ordered, environment, summary, "".join(outputs), tuple(documents))
 
 
 def _exit_text(code: int) -> str:
@@ -205,3 +207,21 @@ def run(layer: Optional[str] = None, *, filter: Optional[str] = None, axes: Axes
     ids = [s.id for s in _list(invocation, layer, filter, axes)]
     return run_ids(invocation, ids, axes=axes, expectations=expectations, fail_fast=fail_fast, timeout=timeout,
                    arguments=arguments)
+
+
+def merged_documents(documents: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
+    """Several `hostcb run --json` documents of one session (the runs a long list of ids
+    took, a pytest session's batches and its xdist workers') as one, which `hostcb report`
+    reads as one run: every result, in the order given; the summaries added up; the runs'
+    seconds added up; the first run's start and environment (each run's own, one machine's)."""
+    if not documents:
+        raise HostcbError("no results documents to merge")
+    merged = dict(documents[0])
+    merged["results"] = [r for d in documents for r in d.get("results", [])]
+    summary: Dict[str, Any] = {}
+    for d in documents:
+        summary = _summed(summary, d.get("summary", {}))
+    merged["summary"] = summary
+    if all(isinstance(d.get("seconds"), (int, float)) for d in documents):
+        merged["seconds"] = sum(d["seconds"] for d in documents)
+    return merged

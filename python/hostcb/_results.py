@@ -96,6 +96,9 @@ class Run:
     environment: Mapping[str, Any]
     summary: Mapping[str, int]
     output: str = ""
+    # The documents the runs wrote (`hostcb run --json`), as read, one a run: what
+    # merged_documents makes one file of for `hostcb report`.
+    documents: Tuple[Mapping[str, Any], ...] = field(default=(), repr=False, compare=False)
 
     def __iter__(self) -> Iterator[Result]:
         return iter(self.results)
@@ -181,4 +184,5 @@ def result_from_json(r: Mapping[str, Any]) -> Result:
 def run_from_json(document: Any, exit_code: int, output: str = "") -> Run:
     doc = _checked(document, "hostcb-results", (1, 2, 3))
     return Run(exit_code=exit_code, results=tuple(result_from_json(r) for r in doc["results"]),
-               environment=doc.get("environment", {}), summary=doc.get("summary", {}), output=output)
+               environment=doc.get("environment", {}), summary=doc.get("summary", {}), output=output,
+               documents=(doc,))

@@ -2,31 +2,49 @@
 pytest items.
 
     pytest --hostcb-layer cuda_bindings:runtime [--hostcb-filter F] [--hostcb-axis name=v1,v2]
-           [--hostcb-expectations FILE]
+           [--hostcb-expectations FILE] [--hostcb-json PATH] [--hostcb-require-gpu]
     # or, in a conftest.py:  hostcb_layers = ["cuda_bindings:runtime"]
 
-Each layer is one collector, `hostcb[LAYER]` (of a file, its name without folder or suffix),
-with one item per scenario that goes through the layer, named by the scenario id: node ids
-`hostcb[LAYER]::replay/api=runtime/...`, so `-k`, `--deselect`, `-x` and `--lf` select as usual. The items run through hostcb's supervisor, in
-worker processes: a layer that crashes is that item's error, never pytest's death. The items
-of a layer this process will run go to one `hostcb run` at the first of them (with
-pytest-xdist: the whole layer under `--dist loadscope`, a family under `--dist loadgroup`,
-one item at a time otherwise). hostcb's results map onto pytest's: passed, failed (the
-failures with their launch index), error (raised in setup), skipped (hostcb's reason); xfail
-and xpass from an expectations file become pytest's xfail and strict XPASS.
+A layer is one collector, `hostcb:LAYER` (of a file, its name without folder or suffix),
+with a collector per family and an item per scenario that goes through the layer:
+
+    hostcb:cuda_bindings:runtime::replay::api=runtime/forward=cuda_bindings_runtime/...
+    tests/conftest.py::hostcb:cuda_bindings:runtime::replay::api=runtime/...   (a conftest's)
+
+A conftest's layers live in its file, so pytest collects them where it collects that folder,
+and their node ids run again as any test's; the command line's live at the top, and their
+node ids are taken off pytest's arguments here (they name no file). Markers: `hostcb`, the
+family, `gpu`. The items run through hostcb's supervisor, in worker processes: a layer that
+crashes is that item's error, never pytest's death. The items of a layer that this process
+will run go to one `hostcb run` at the first of them: without pytest-xdist all of them, on an
+xdist worker those xdist has handed it (_xdist.py). hostcb's results map onto pytest's:
+passed, failed (the failures with their launch index), error (raised in setup), skipped
+(hostcb's reason); xfail and xpass from an expectations file become pytest's xfail and
+strict XPASS.
+
+Each report's duration is its scenario's seconds, and JUnit's layout is hostcb's (_junit.py).
+--hostcb-json writes the session's results (every hostcb run's) as one hostcb document.
+`-k` matches a hostcb item by whole words of its id (_keyword.py).
+--hostcb-require-gpu fails the session when nothing ran for want of a GPU.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
-from typing import Dict, List, Optional
+import tempfile
+from typing import Any, Dict, Generator, List, Optional
 
 import pytest
 
-from ._api import Invocation, _list, run_ids
+from . import _keyword, _xdist
+from ._api import Invocation, _list, merged_documents, run_ids
+from ._junit import JunitLayout
 from ._results import HostcbError, Result, Run, Scenario, Status
 
 _BAD = (Status.FAILED, Status.ERROR, Status.XPASS)  # what fails a run (hostcb's is_bad)
+_PREFIX = _keyword.PREFIX  # a layer's collector: hostcb:LAYER
+_NO_DEVICE = "no usable CUDA device"  # how hostcb's reason begins for a scenario skipped without a GPU
 
 
 class _Once(argparse.Action):
@@ -57,7 +75,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--hostcb-layer", action=_Each, default=[], metavar="LAYER",
                     help="collect the scenarios through LAYER: a ready name (cuda_bindings:runtime), a layer module "
                          "(mypackage.mylayer or path/to/mylayer.py) or an adapter library; options after '@'. "
-                         "Repeatable; a conftest.py's `hostcb_layers = [...]` adds to these")
+                         "Repeatable; a conftest.py's `hostcb_layers = [...]` adds its own, collected with its folder")
     group.addoption("--hostcb-filter", action=_Once, metavar="FILTER",
                     help="hostcb's --filter: 'POS[:POS][-NEG[:NEG]]' globs over ids")
     group.addoption("--hostcb-axis", action=_Each, default=[], metavar="NAME=VALUES",
@@ -67,21 +85,31 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--hostcb-timeout", action=_Once, type=float, metavar="SECONDS", help="hostcb's --timeout per scenario")
     group.addoption("--hostcb-binary", action=_Once, metavar="PATH",
                     help="the hostcb binary (default: $HOSTCB_BINARY, else the one this package carries)")
+    group.addoption("--hostcb-json", action=_Once, metavar="PATH",
+                    help="write hostcb's results of this session (every hostcb run, the xdist workers' too) to PATH "
+                         "as one `hostcb run --json` document, for `hostcb report`")
+    group.addoption("--hostcb-require-gpu", action="store_true", default=False,
+                    help="fail the session (exit 1, with hostcb's reason) when no hostcb scenario ran because there "
+                         "is no usable CUDA device (every item skipped, for want of one): for a job that must run on a "
+                         "GPU, where a run of skips would pass")
 
 
-def _layers(config: pytest.Config) -> List[str]:
-    """--hostcb-layer, then each loaded conftest.py's `hostcb_layers`, once each."""
-    layers = list(config.getoption("hostcb_layer"))
-    for plugin in config.pluginmanager.get_plugins():
-        if (getattr(plugin, "__file__", None) or "").endswith("conftest.py"):
-            layers += list(getattr(plugin, "hostcb_layers", []))
-    return list(dict.fromkeys(layers))
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "hostcb: a hostcb scenario through a layer (the hostcb plugin's items)")
+    config.addinivalue_line("markers", "gpu: needs a usable CUDA device (every hostcb scenario)")
+    config.pluginmanager.register(HostcbSession(config), "hostcb-session")
+    if config.getoption("xmlpath", None):
+        config.pluginmanager.register(JunitLayout(config), "hostcb-junit")
+
+
+def _session(config: pytest.Config) -> "HostcbSession":
+    return config.pluginmanager.get_plugin("hostcb-session")
 
 
 def _collector_names(layers: List[str]) -> List[str]:
-    """hostcb[LAYER] for each layer: a file's name without its folder and suffix, the options
+    """hostcb:LAYER for each layer: a file's name without its folder and suffix, the options
     kept. Files that would share a name keep as many of their last folders as tell them
-    apart (hostcb[a/mylayer], hostcb[b/mylayer]): no two layers share node ids."""
+    apart (hostcb:a/mylayer, hostcb:b/mylayer): no two layers share node ids."""
     def parts(layer: str) -> List[str]:
         name = layer.partition("@")[0]
         if "/" not in name and not name.endswith((".py", ".so")):
@@ -90,7 +118,7 @@ def _collector_names(layers: List[str]) -> List[str]:
 
     def named(layer: str, depth: int) -> str:
         _, at, options = layer.partition("@")
-        return "hostcb[%s%s%s]" % ("/".join(parts(layer)[-depth:]), at, options)
+        return "%s%s%s%s" % (_PREFIX, "/".join(parts(layer)[-depth:]), at, options)
 
     depth = [1] * len(layers)
     while True:
@@ -102,13 +130,136 @@ def _collector_names(layers: List[str]) -> List[str]:
             depth[i] += 1
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: List[pytest.Item]) -> None:
-    # First, so that -k, -m, --deselect and --lf select among these items too. genitems
-    # reports a layer that cannot be listed as a collection error, as for a broken file.
-    layers = _layers(config)
-    for layer, name in zip(layers, _collector_names(layers)):
-        items.extend(session.genitems(LayerCollector.from_parent(session, name=name, nodeid=name, layer=layer)))
+def _within(nodeid: str, selection: str) -> bool:
+    """Whether a node id argument selects the node: itself or a node under it."""
+    return nodeid == selection or nodeid.startswith(selection + "::")
+
+
+class HostcbSession:
+    """The plugin's state in one pytest process: the command line's layers, the node ids of
+    theirs given as arguments, the results documents of the runs made (for --hostcb-json)
+    and each item's hostcb status (for --hostcb-require-gpu); on the xdist controller, the
+    workers' too, and the controller alone writes the file and judges the session."""
+
+    def __init__(self, config: pytest.Config):
+        self.config = config
+        self.layers = list(dict.fromkeys(config.getoption("hostcb_layer")))
+        self.names = _collector_names(self.layers)
+        self.selected = self._take_node_ids(config)
+        path = config.getoption("hostcb_json")
+        self.json_path = os.path.abspath(path) if path is not None else None
+        if self.json_path is not None and os.path.isdir(self.json_path):
+            raise pytest.UsageError("--hostcb-json %s: a folder; give a file's path" % path)
+        self.documents: List[Dict[str, Any]] = []  # this process's runs'
+        self.worker_documents: Dict[str, List[Dict[str, Any]]] = {}  # the xdist controller's, by worker
+        self.json_note = ""
+        self.require_gpu = config.getoption("hostcb_require_gpu")
+        self.outcomes: Dict[str, Any] = {}  # node id -> (hostcb's status or None, its reason), as reported
+        self.gpu_note = ""
+
+    def _take_node_ids(self, config: pytest.Config) -> List[str]:
+        """The arguments that are node ids of the command line's layers, taken off pytest's
+        (they name no file: pytest would refuse them). One that looks like one but names no
+        layer given is a usage error that says which option is missing."""
+        args = list(config.args)
+        ours = [a for a in args if any(_within(a, name) for name in self.names)]
+        if ours:
+            config.args = [a for a in args if a not in ours]
+        for arg in config.args:
+            root = arg.split("::")[0]
+            if root.startswith(_PREFIX) and not os.path.exists(root):
+                raise pytest.UsageError("%s names a layer no --hostcb-layer gives: add --hostcb-layer %s (a layer file "
+                                        "by its path)" % (arg, root[len(_PREFIX):]))
+        return ours
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
+                                      items: List[pytest.Item]) -> None:
+        # First, so that -k, -m, --deselect and --lf select among these items too. genitems
+        # reports a layer that cannot be listed as a collection error, as for a broken file.
+        found: List[pytest.Item] = []
+        failed = session.testsfailed
+        for layer, name in zip(self.layers, self.names):
+            found += session.genitems(LayerCollector.from_parent(session, name=name, nodeid=name, layer=layer))
+        if self.selected:
+            missing = [s for s in self.selected if not any(_within(i.nodeid, s) for i in found)]
+            if missing and session.testsfailed == failed:
+                raise pytest.UsageError("not found: %s" % " ".join(missing))
+            found = [i for i in found if any(_within(i.nodeid, s) for s in self.selected)]
+        items.extend(found)
+        _keyword.select(config, items, lambda item: isinstance(item, ScenarioItem))
+
+    def pytest_collect_file(self, file_path, parent: pytest.Collector) -> Optional[pytest.Collector]:
+        """A conftest.py with `hostcb_layers`: a node of its own, whose children are its layers."""
+        if file_path.name != "conftest.py":
+            return None
+        for plugin in self.config.pluginmanager.get_plugins():
+            module_file = getattr(plugin, "__file__", None)
+            if module_file and os.path.realpath(module_file) == os.path.realpath(str(file_path)):
+                if hasattr(plugin, "hostcb_layers"):
+                    return ConftestLayers.from_parent(parent, path=file_path, layers=plugin.hostcb_layers)
+        return None
+
+    def add(self, run: Run) -> None:
+        self.documents += run.documents
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        """On the xdist controller: a worker's results documents (sent in its workeroutput)."""
+        output = getattr(node, "workeroutput", None) or {}
+        self.worker_documents[getattr(getattr(node, "gateway", None), "id", str(node))] = list(
+            output.get("hostcb_documents", []))
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Each item's hostcb status, from its setup report (the xdist workers' too, on the controller)."""
+        if report.when == "setup" and getattr(report, "hostcb_id", None) is not None:
+            self.outcomes[report.nodeid] = (getattr(report, "hostcb_status", None), getattr(report, "hostcb_reason", ""))
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if _xdist.is_worker(self.config):  # the controller judges the session and writes the file
+            if self.json_path is not None:
+                self.config.workeroutput["hostcb_documents"] = self.documents  # type: ignore[attr-defined]
+            return
+        if self.require_gpu:
+            self._require_gpu(session)
+        if self.json_path is not None:
+            self._write_json()
+
+    def _require_gpu(self, session: pytest.Session) -> None:
+        """--hostcb-require-gpu: when hostcb items were run and every one was skipped, some
+        of them for want of a GPU (the others excluded), nothing ran because there is no GPU:
+        the session fails, with hostcb's reason. An item whose run gave no result counts as
+        run (it is an error already); items that ran with skips beside them pass, as ever."""
+        outcomes = list(self.outcomes.values())
+        no_device = [reason for status, reason in outcomes
+                     if status == Status.SKIPPED.value and reason.startswith(_NO_DEVICE)]
+        if not no_device or any(status != Status.SKIPPED.value for status, _ in outcomes):
+            return
+        self.gpu_note = "hostcb: --hostcb-require-gpu: no hostcb scenario ran (%d of %d skipped for want of a GPU): %s" % (
+            len(no_device), len(outcomes), no_device[0])
+        if session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _write_json(self) -> None:
+        documents = self.documents + [d for worker in sorted(self.worker_documents) for d in self.worker_documents[worker]]
+        if not documents:
+            self.json_note = "hostcb: no hostcb run in this session: %s not written" % self.json_path
+            return
+        document = merged_documents(documents)
+        folder = os.path.dirname(self.json_path)
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=folder, prefix=".hostcb-", suffix=".json", delete=False,
+                                         encoding="utf-8") as f:
+            json.dump(document, f, indent=2)
+        os.replace(f.name, self.json_path)  # whole or not at all, as hostcb writes its own
+        self.json_note = "hostcb: wrote %s: %d results of %d hostcb runs" % (
+            self.json_path, len(document["results"]), len(documents))
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if self.json_note:
+            terminalreporter.write_line(self.json_note)
+        if self.gpu_note:
+            terminalreporter.write_line(self.gpu_note, red=True, bold=True)
 
 
 class ScenarioProblem(Exception):
@@ -120,12 +271,38 @@ class ScenarioProblem(Exception):
                               for r in (result,) + more)
 
 
+class ConftestLayers(pytest.File):
+    """The layers a conftest.py names (`hostcb_layers = [...]`), as children of its file:
+    pytest collects them where it collects that folder, and runs them again by node id. A
+    layer the command line gives too is left to it."""
+
+    def __init__(self, *, layers, **kwargs):
+        super().__init__(**kwargs)
+        self.layers = layers
+
+    def collect(self) -> List["LayerCollector"]:
+        layers = self.layers
+        if isinstance(layers, str) or not isinstance(layers, (list, tuple)) or not all(
+                isinstance(layer, str) and layer for layer in layers):
+            raise HostcbError("hostcb_layers must be a list of layers (non-empty strings), not %r" % (layers,))
+        layers = [layer for layer in dict.fromkeys(layers) if layer not in _session(self.config).layers]
+        return [LayerCollector.from_parent(self, name=name, layer=layer)
+                for layer, name in zip(layers, _collector_names(layers))]
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, HostcbError):
+            return "%s: %s" % (self.nodeid, excinfo.value)
+        return super().repr_failure(excinfo)
+
+
 class LayerCollector(pytest.Collector):
-    """One layer: its scenarios, listed by hostcb, and the results of the runs made for them."""
+    """One layer: its scenarios, listed by hostcb, a collector per family, and the results of
+    the runs made for them."""
 
     def __init__(self, *, layer: str, **kwargs):
         super().__init__(**kwargs)
         self.layer = layer
+        self.add_marker("hostcb")
         self.results: Dict[str, object] = {}  # scenario id -> Result, or the HostcbError its run raised
         # A run's own bad results (family "hostcb": a host-function call after its scenario
         # ended that no scenario can be named for), by the last item of that run: they fail
@@ -135,14 +312,16 @@ class LayerCollector(pytest.Collector):
     def _option(self, name: str):
         return self.config.getoption(name)
 
-    def collect(self) -> List["ScenarioItem"]:
+    def collect(self) -> List["FamilyCollector"]:
         self.invocation = Invocation.make(self.layer, self._option("hostcb_binary"))
         listing = _list(self.invocation, self.layer, self._option("hostcb_filter"), self._option("hostcb_axis"))
-        items = [ScenarioItem.from_parent(self, name=s.id, scenario=s) for s in listing]
-        if self.config.pluginmanager.hasplugin("xdist"):  # --dist loadgroup: a family to a worker
-            for item in items:
-                item.add_marker(pytest.mark.xdist_group(name="%s:%s" % (self.name, item.scenario.family)))
-        return items
+        families: Dict[str, List[Scenario]] = {}
+        for scenario in listing:
+            families.setdefault(scenario.family, []).append(scenario)
+        for family in families:  # a marker per family, registered: no warning, --strict-markers passes
+            self.config.addinivalue_line("markers", "%s: hostcb's %s family" % (family, family))
+        return [FamilyCollector.from_parent(self, name=family, scenarios=scenarios)
+                for family, scenarios in families.items()]
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, HostcbError):
@@ -150,21 +329,24 @@ class LayerCollector(pytest.Collector):
         return super().repr_failure(excinfo)
 
     def _batch(self, item: "ScenarioItem") -> List["ScenarioItem"]:
-        """The items of this layer, not run yet, that this process will run with `item`: all of them without pytest-xdist (or under --dist loadscope, which sends a layer
-        to one worker), the item's family under --dist loadgroup, else the item alone."""
-        mine = [i for i in self.session.items if isinstance(i, ScenarioItem) and i.parent is self
-                and i.scenario.id not in self.results]
-        dist = getattr(self.config.option, "dist", "no") if hasattr(self.config, "workerinput") else "no"
-        if dist in ("no", "loadscope"):
-            return mine
-        if dist == "loadgroup":
-            return [i for i in mine if i.scenario.family == item.scenario.family]
-        return [item]
+        """The items of this layer, not run yet, that this process will run with `item`:
+        without pytest-xdist every one; on an xdist worker those xdist has handed it (the
+        whole scope or group under --dist loadscope, loadfile or loadgroup, what has come so
+        far under load and worksteal), else the item alone."""
+        items = self.session.items
+
+        def mine(index: int) -> bool:
+            other = items[index]
+            return isinstance(other, ScenarioItem) and other.layer is self and other.scenario.id not in self.results
+
+        if not _xdist.is_worker(self.config):
+            return [i for n, i in enumerate(items) if mine(n)]
+        handed = _xdist.take(self.config, mine)
+        return [items[n] for n in handed] if handed else [item]
 
     def result_for(self, item: "ScenarioItem") -> Result:
         if item.scenario.id not in self.results:
-            batch = self._batch(item)
-            ids = [i.scenario.id for i in batch]
+            ids = [i.scenario.id for i in self._batch(item)]
             try:
                 run: Optional[Run] = run_ids(self.invocation, ids, axes=self._option("hostcb_axis"),
                                              expectations=self._option("hostcb_expectations"),
@@ -174,6 +356,7 @@ class LayerCollector(pytest.Collector):
                 self.results.update((i, e) for i in ids)
                 run = None
             if run is not None:
+                _session(self.config).add(run)
                 for i in ids:  # of several results (--repeat passes), the worst
                     self.results[i] = run.result(i) or HostcbError(
                         "hostcb run (exit %d) gave no result for %s" % (run.exit_code, i))
@@ -186,20 +369,34 @@ class LayerCollector(pytest.Collector):
         return found  # type: ignore[return-value]
 
 
+class FamilyCollector(pytest.Collector):
+    """A family's scenarios of a layer, marked with the family's name and `gpu`."""
+
+    def __init__(self, *, scenarios: List[Scenario], **kwargs):
+        super().__init__(**kwargs)
+        self.scenarios = scenarios
+        self.add_marker(self.name)
+        self.add_marker("gpu")
+
+    def collect(self) -> List["ScenarioItem"]:
+        prefix = self.name + "/"
+        return [ScenarioItem.from_parent(self, name=s.id[len(prefix):] if s.id.startswith(prefix) else s.id,
+                                         scenario=s, layer=self.parent) for s in self.scenarios]
+
+
 class ScenarioItem(pytest.Item):
     """One scenario. Setup gets its result (running the batch it is in): an error is raised
     there, a skip skips; xfail and xpass put a strict xfail mark on the item. The call then
     fails for a failure (and an xfail, which the mark turns into pytest's xfail)."""
 
-    def __init__(self, *, scenario: Scenario, **kwargs):
+    def __init__(self, *, scenario: Scenario, layer: LayerCollector, **kwargs):
         super().__init__(**kwargs)
         self.scenario = scenario
+        self.layer = layer
         self.result: Optional[Result] = None
 
     def setup(self) -> None:
-        parent = self.parent
-        assert isinstance(parent, LayerCollector)
-        result = self.result = parent.result_for(self)
+        result = self.result = self.layer.result_for(self)
         self.user_properties += [("hostcb.status", result.status.value), ("hostcb.seconds", "%.3f" % result.seconds)]
         if result.reason:
             self.user_properties.append(("hostcb.reason", result.reason))
@@ -216,9 +413,7 @@ class ScenarioItem(pytest.Item):
             raise ScenarioProblem(self.result)
 
     def teardown(self) -> None:
-        parent = self.parent
-        assert isinstance(parent, LayerCollector)
-        problems = parent.run_problems.pop(self.scenario.id, None)
+        problems = self.layer.run_problems.pop(self.scenario.id, None)
         if problems:
             raise ScenarioProblem(*problems)
 
@@ -226,13 +421,34 @@ class ScenarioItem(pytest.Item):
         return self.path, None, self.nodeid
 
 
+def _own_seconds(item: ScenarioItem, report: pytest.TestReport) -> None:
+    """An item's duration (JUnit's time, --durations) is its scenario's seconds, as hostcb
+    measured them, in the phase that ends it: the setup of a skip or an error, else the
+    call; the batch's wall time, spent in the setup of its first item, is no item's, nor
+    is pytest's own in the other phases. An item whose run gave no result keeps pytest's
+    measure."""
+    result = item.result
+    if result is None:
+        return
+    ending = "setup" if result.status in (Status.SKIPPED, Status.ERROR) else "call"
+    report.duration = result.seconds if report.when == ending else 0.0
+
+
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Generator[None, Any, None]:
     """hostcb's text for an item's problem, in setup (an error) or the call (a failure), in
-    place of a traceback through this plugin; a skip is shown at the layer, not at this file."""
+    place of a traceback through this plugin; a skip is shown at the layer, not at this
+    file; the report carries the family and id (for the JUnit file) and its seconds."""
     outcome = yield
     report = outcome.get_result()
-    if not isinstance(item, ScenarioItem) or call.excinfo is None:
+    if not isinstance(item, ScenarioItem):
+        return
+    report.hostcb_family = item.scenario.family
+    report.hostcb_id = item.scenario.id
+    if item.result is not None:  # for --hostcb-require-gpu, on the process that judges the session
+        report.hostcb_status, report.hostcb_reason = item.result.status.value, item.result.reason
+    _own_seconds(item, report)
+    if call.excinfo is None:
         return
     problem = call.excinfo.value
     if report.failed and isinstance(problem, ScenarioProblem):
@@ -240,4 +456,4 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     elif report.failed and isinstance(problem, HostcbError):
         report.longrepr = "hostcb: %s" % problem
     elif report.skipped and isinstance(report.longrepr, tuple):
-        report.longrepr = (item.parent.name, None, report.longrepr[2])
+        report.longrepr = (item.layer.nodeid, None, report.longrepr[2])

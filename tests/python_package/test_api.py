@@ -1,6 +1,7 @@
 """The Python API (hostcb.list, hostcb.run and their types), against real hostcb processes:
 the stub CLI and the mixed layer (layers/mixed_layer.py)."""
 import glob
+import json
 import os
 import subprocess
 import sys
@@ -155,6 +156,27 @@ def test_the_summary_counts_every_run_of_a_long_command_line(stub, monkeypatch):
     assert run.output.count("exit ") >= 4
     assert (run.summary["total"], run.summary["passed"], run.summary["failed"]) == (10, 5, 5) == (
         len(run), sum(r.status is hostcb.Status.PASSED for r in run), sum(r.status is hostcb.Status.FAILED for r in run))
+
+
+def test_the_documents_of_several_runs_merge_into_one_that_hostcb_report_reads(stub, monkeypatch, tmp_path):
+    # What pytest's --hostcb-json writes: every run's document (a long command line's, a
+    # session's batches, its xdist workers') as one.
+    monkeypatch.setattr(_api, "_FILTER_CHARS", 60)  # about two ids a run
+    run = hostcb.run(filter="stub/behave=pass/*:stub/behave=fail/*", axes={"copy": [1, 2, 3, 4, 5]}, binary=stub)
+    assert len(run.documents) >= 4 and all(d["format"] == "hostcb-results" for d in run.documents)
+    merged = _api.merged_documents(run.documents)
+    assert [r["id"] for r in merged["results"]] == [r["id"] for d in run.documents for r in d["results"]]
+    assert sorted(r["id"] for r in merged["results"]) == sorted(r.id for r in run)  # each once
+    assert (merged["summary"]["total"], merged["summary"]["passed"], merged["summary"]["failed"]) == (10, 5, 5)
+    assert merged["seconds"] == pytest.approx(sum(d["seconds"] for d in run.documents))
+    path = tmp_path / "merged.json"
+    path.write_text(json.dumps(merged))
+    done = subprocess.run([stub, "report", str(path), "--summary", str(tmp_path / "summary.md")],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    assert done.returncode == 0, done.stdout
+    assert "10 scenarios in 1 environment" in (tmp_path / "summary.md").read_text()
+    with pytest.raises(hostcb.HostcbError, match="no results documents to merge"):
+        _api.merged_documents([])
 
 
 def test_a_host_function_after_its_scenario_fails_it(stub):

@@ -1,6 +1,10 @@
 """The pytest plugin (python/hostcb/pytest_plugin.py), through pytest itself (pytester): the
 mixed layer (layers/mixed_layer.py) through the stub CLI's stub_forward family, where its six
 operations pass, fail, crash, are excluded and raise."""
+import json
+import os
+import re
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
@@ -8,9 +12,10 @@ import pytest
 
 import hostcb
 
-from conftest import MIXED_LAYER
+from conftest import MIXED_LAYER, ROOT
 
-NODE = "hostcb[mixed_layer]::stub_forward/forward=mixed/op="
+NODE = "hostcb:mixed_layer::stub_forward::forward=mixed/op="
+ID = "stub_forward/forward=mixed/op="
 OPS = ["launch_host_func", "add_host_node", "add_stream_callback", "capture", "graph_set_host_node",
        "exec_set_host_node"]
 OUTCOMES = {"passed": 2, "failed": 1, "errors": 2, "skipped": 1}  # the six operations, as above
@@ -51,7 +56,7 @@ def test_the_plugin_is_the_pytest11_entry_point_of_an_installed_hostcb():
 
 def test_collects_one_item_per_scenario_of_the_layer_named_by_its_id(pytester, stub):
     result = run(pytester, stub, "--collect-only", "-q")
-    ids = [line for line in result.outlines if line.startswith("hostcb[")]
+    ids = [line for line in result.outlines if line.startswith("hostcb:")]
     assert ids == [NODE + op for op in OPS]  # hostcb's order; no scenario of another layer or family
     assert result.ret == 0
 
@@ -62,7 +67,7 @@ def test_results_map_onto_pytest_outcomes(pytester, stub, calls):
     assert result.ret == 1
     text = result.stdout.str()
     assert "PASSED " + NODE + "launch_host_func" in text
-    assert "SKIPPED [1] hostcb[mixed_layer]: excluded: the mixed layer has no begin_capture" in text  # at the layer
+    assert "SKIPPED [1] hostcb:mixed_layer: excluded: the mixed layer has no begin_capture" in text  # at the layer
     # A failure shows hostcb's message and the launch it happened at.
     assert "FAILED " + NODE + "add_host_node" in text
     assert "hostcb: FAILED stub_forward/forward=mixed/op=add_host_node" in text
@@ -85,7 +90,7 @@ def test_xfail_and_xpass_from_expectations(pytester, stub, expectations):
 
 
 def test_dash_k_and_deselect_choose_what_hostcb_runs(pytester, stub, calls):
-    result = run(pytester, stub, "-k", "launch_host_func or exec_set", "--deselect", NODE + "exec_set_host_node")
+    result = run(pytester, stub, "-k", "launch_host_func or exec_set_host_node", "--deselect", NODE + "exec_set_host_node")
     result.assert_outcomes(passed=1, deselected=5)
     assert calls() == ["launch_host_func"]  # hostcb ran the selection only
 
@@ -107,36 +112,120 @@ def test_last_failed_runs_the_failures_again(pytester, stub, calls):
     assert calls() == ["add_host_node", "add_stream_callback", "graph_set_host_node"]
 
 
-def test_junit_xml(pytester, stub):
-    run(pytester, stub, "--junitxml", "out.xml")
-    suite = ET.parse(str(pytester.path / "out.xml")).getroot().find("testsuite")
-    cases = suite.findall("testcase")
-    assert [c.get("name") for c in cases] == ["stub_forward/forward=mixed/op=" + op for op in OPS]
-    assert {c.get("classname") for c in cases} == {"hostcb[mixed_layer]"}
-    kinds = {c.get("name").rsplit("=", 1)[1]: [child.tag for child in c if child.tag != "properties"] for c in cases}
+def _cases(path):
+    """The JUnit file's test cases: name -> (classname, time, [outcome tags], {property: value}, skip text)."""
+    found = {}
+    for c in ET.parse(str(path)).getroot().iter("testcase"):
+        tags = [child.tag for child in c if child.tag not in ("properties", "system-out", "system-err")]
+        skipped = c.find("skipped")
+        found[c.get("name")] = (c.get("classname"), c.get("time"), tags,
+                                {p.get("name"): p.get("value") for p in c.iter("property")},
+                                skipped.text if skipped is not None else None)
+    return found
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist"])
+def test_junit_xml_is_hostcbs_layout_with_each_scenarios_seconds(pytester, stub, monkeypatch, workers):
+    if workers:
+        pytest.importorskip("xdist")
+    # The first scenario's layer call takes a while: before, its item carried the batch's time.
+    monkeypatch.setenv("HOSTCB_TEST_SLOW", "launch_host_func")
+    run(pytester, stub, "--junitxml", "out.xml", *workers, subprocess=bool(workers))
+    cases = _cases(pytester.path / "out.xml")
+    # As hostcb's own --junit: classname the family, name the rest of the id.
+    assert sorted(cases) == sorted("forward=mixed/op=" + op for op in OPS)
+    assert {c[0] for c in cases.values()} == {"stub_forward"}
+    kinds = {name.rsplit("=", 1)[1]: c[2] for name, c in cases.items()}
     assert kinds == {"launch_host_func": [], "add_host_node": ["failure"], "add_stream_callback": ["error"],
                      "capture": ["skipped"], "graph_set_host_node": ["error"], "exec_set_host_node": []}
-    statuses = {c.get("name"): {p.get("name"): p.get("value") for p in c.iter("property")}["hostcb.status"]
-                for c in cases}
-    assert statuses["stub_forward/forward=mixed/op=add_stream_callback"] == "error"
+    # Each case's time is its own scenario's seconds, as hostcb measured them.
+    for name, (_, time, _, properties, _) in cases.items():
+        assert "%.3f" % float(time) == properties["hostcb.seconds"], name
+    assert float(cases["forward=mixed/op=launch_host_func"][1]) >= 3
+    assert max(float(c[1]) for n, c in cases.items() if not n.endswith("launch_host_func")) < 3
+    assert cases["forward=mixed/op=add_stream_callback"][3]["hostcb.status"] == "error"
+    # A skip's text: the id and hostcb's reason.
+    assert cases["forward=mixed/op=capture"][4] == ID + "capture: excluded: the mixed layer has no begin_capture/end_capture"
 
 
-def test_xdist_gives_the_same_outcomes(pytester, stub):
+def _reported_by_worker(result):
+    """From `-v` output under xdist, "[gw0] [ 16%] PASSED NODEID": worker -> the ops it reported."""
+    found = {}
+    for line in result.outlines:
+        m = re.match(r"\[(gw\d+)\] \[ *\d+%\] \w+ " + re.escape(NODE) + r"(\w+)", line)
+        if m:
+            found.setdefault(m.group(1), []).append(m.group(2))
+    return found
+
+
+def _assert_each_worker_ran_only_its_own(counted, calls, result, reported, stopped=False):
+    """Each worker's hostcb runs held the items it reported, each item in one run of one
+    worker; the layer was called, in each worker's runs, for that worker's items only.
+    `stopped` (-x): a worker stops reporting at its first failure, the rest of its batch
+    unreported (hostcb stopped there too)."""
+    runs = counted.runs_by_worker()
+    asked = {worker: [i[len(ID):] for ids in each for i in ids] for worker, each in runs.items()}
+    for worker in set(asked) | set(reported):
+        mine, told = sorted(asked.get(worker, [])), sorted(reported.get(worker, []))
+        assert set(told) <= set(mine) if stopped else mine == told, (worker, runs, result.outlines)
+    everything = [op for ops in asked.values() for op in ops]
+    assert len(everything) == len(set(everything)), runs  # no item run twice, by one worker or two
+    seen = calls.by_worker()
+    for worker, ops in seen.items():
+        assert set(ops) <= set(asked.get(worker, [])), (worker, seen, runs)
+    return runs
+
+
+@pytest.mark.parametrize("dist", ["load", "loadscope", "loadfile", "loadgroup", "worksteal"])
+def test_under_xdist_each_worker_runs_only_its_own_items(pytester, counted, calls, dist):
+    # Issue 36: each worker ran the whole layer (xdist sets option.dist="no" on its workers).
     pytest.importorskip("xdist")
-    for dist in ("load", "loadgroup"):  # an item a run; a family a run (loadscope: a layer, as without xdist)
-        result = run(pytester, stub, "-n", "2", "--dist", dist, subprocess=True)
-        result.assert_outcomes(**OUTCOMES)
+    result = run(pytester, counted.binary, "-n", "2", "--dist", dist, "-v", subprocess=True)
+    result.assert_outcomes(**OUTCOMES)
+    reported = _reported_by_worker(result)
+    assert sum(len(ops) for ops in reported.values()) == len(OPS)
+    runs = _assert_each_worker_ran_only_its_own(counted, calls, result, reported)
+    assert len(counted.calls("list")) == 2  # each worker lists the layer once (pytest collects on each)
+    if dist in ("loadscope", "loadfile"):
+        # One scope (a family, a layer) holds every item: one worker, one run.
+        assert sorted(len(each) for each in runs.values()) == [1], runs
+    else:
+        assert sum(len(each) for each in runs.values()) <= len(OPS)
+
+
+def test_dash_x_under_xdist_stops_each_worker_at_its_own_failure(pytester, counted, calls):
+    # Issue 36: a worker ran the whole layer with -x, stopped at another worker's failure and
+    # reported its own items as "not run: --fail-fast stopped the run".
+    pytest.importorskip("xdist")
+    result = run(pytester, counted.binary, "-x", "-n", "2", "-v", "-rA", subprocess=True)
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # as xdist ends any -x session that stopped
+    assert "Interrupted: stopping after 1 failures" in result.stdout.str()
+    assert "not run" not in result.stdout.str()  # hostcb's skip for what its -x left (-rA shows skips' reasons)
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("failed", 0) + outcomes.get("errors", 0) >= 1
+    _assert_each_worker_ran_only_its_own(counted, calls, result, _reported_by_worker(result), stopped=True)
+
+
+def test_worksteal_takes_back_no_item_a_worker_has_run(pytester, counted, calls, monkeypatch):
+    # gw0's share begins with a slow scenario: gw1 is done long before and asks for gw0's
+    # queued items, which gw0's batch has already run. They stay with gw0.
+    pytest.importorskip("xdist")
+    monkeypatch.setenv("HOSTCB_TEST_SLOW", "launch_host_func")
+    result = run(pytester, counted.binary, "-n", "2", "--dist", "worksteal", "-v", subprocess=True)
+    result.assert_outcomes(**OUTCOMES)
+    _assert_each_worker_ran_only_its_own(counted, calls, result, _reported_by_worker(result))
 
 
 def test_one_conftest_line(pytester, stub):
     pytester.makeconftest("hostcb_layers = [%r]" % MIXED_LAYER)
     result = pytest_run(pytester, "--hostcb-binary=" + stub, ONLY_STUB_FORWARD, "--collect-only", "-q")
-    assert [line for line in result.outlines if line.startswith("hostcb[")] == [NODE + op for op in OPS]
+    assert [line for line in result.outlines if "::hostcb:" in line] == [
+        "conftest.py::" + NODE + op for op in OPS]
 
 
 def test_filter_and_axis_go_to_hostcb(pytester, stub):
     result = run(pytester, stub, "--collect-only", "-q", "--hostcb-filter", "*op=capture:*op=add_host_node")
-    assert [line for line in result.outlines if line.startswith("hostcb[")] == [NODE + "add_host_node",
+    assert [line for line in result.outlines if line.startswith("hostcb:")] == [NODE + "add_host_node",
                                                                                  NODE + "capture"]
     bad = run(pytester, stub, "--collect-only", "--hostcb-axis", "op=nothing")
     assert bad.ret == pytest.ExitCode.INTERRUPTED
@@ -147,7 +236,7 @@ def test_a_layer_that_cannot_be_listed_is_a_collection_error(pytester, stub):
     result = pytest_run(pytester, "--hostcb-layer", "no_such:layer", "--hostcb-binary=" + stub)
     assert result.ret == pytest.ExitCode.INTERRUPTED
     text = result.stdout.str()
-    assert "ERROR collecting hostcb[no_such:layer]" in text
+    assert "ERROR collecting hostcb:no_such:layer" in text
     assert "no such ready name" in text
 
 
@@ -177,9 +266,9 @@ def test_two_layer_files_of_one_name_get_node_ids_of_their_own(pytester, stub, t
     (other / "mixed_layer.py").write_text(open(MIXED_LAYER).read())
     result = pytest_run(pytester, "--hostcb-layer=" + MIXED_LAYER, "--hostcb-layer=" + str(other / "mixed_layer.py"),
                         "--hostcb-binary=" + stub, ONLY_STUB_FORWARD, "--collect-only", "-q")
-    ids = [line for line in result.outlines if line.startswith("hostcb[")]
-    assert ids == ["hostcb[layers/mixed_layer]::stub_forward/forward=mixed/op=" + op for op in OPS] + [
-        "hostcb[other/mixed_layer]::stub_forward/forward=mixed/op=" + op for op in OPS]
+    ids = [line for line in result.outlines if line.startswith("hostcb:")]
+    assert ids == ["hostcb:layers/mixed_layer::stub_forward::forward=mixed/op=" + op for op in OPS] + [
+        "hostcb:other/mixed_layer::stub_forward::forward=mixed/op=" + op for op in OPS]
 
 
 FAKE_HOSTCB = r'''#!PYTHON
@@ -212,5 +301,220 @@ def test_a_runs_own_failure_fails_the_session(pytester, tmp_path):
     result.assert_outcomes(passed=1, errors=1)
     assert result.ret == 1
     text = result.stdout.str()
-    assert "ERROR at teardown of hostcb[fake:layer]::stub_forward/forward=fake/op=x" in text
+    assert "ERROR at teardown of hostcb:fake:layer::stub_forward::forward=fake/op=x" in text
     assert "hostcb: FAILED hostcb/run=orphans" in text and "found no active scenario" in text
+
+
+def test_one_hostcb_run_per_layer_without_xdist(pytester, counted, calls):
+    result = run(pytester, counted.binary)
+    result.assert_outcomes(**OUTCOMES)
+    assert [c.command for c in counted.calls()] == ["list", "run"]
+    assert counted.runs_by_worker() == {"main": [[ID + op for op in OPS]]}
+    assert {w: sorted(set(ops)) for w, ops in calls.by_worker().items()} == {
+        "main": sorted(set(OPS) - {"capture"})}
+
+
+def test_markers_hostcb_family_and_gpu_select_with_dash_m(pytester, stub):
+    # Issue 36: no marker to select with. They are registered: --strict-markers passes and
+    # pytest warns of no unknown mark.
+    pytester.makepyfile("def test_plain(): pass")
+    strict = ["--strict-markers", "-W", "error::pytest.PytestUnknownMarkWarning", "--collect-only", "-q"]
+    for expression, selected in [("hostcb", 6), ("stub_forward", 6), ("gpu", 6), ("not hostcb", 1),
+                                 ("stub_forward and not gpu", 0)]:
+        result = run(pytester, stub, "-m", expression, *strict)
+        assert result.ret in (0, pytest.ExitCode.NO_TESTS_COLLECTED), result.outlines
+        ids = [line for line in result.outlines if "::" in line]
+        assert len(ids) == selected, (expression, ids)
+    markers = run(pytester, stub, "--markers")
+    assert "@pytest.mark.hostcb:" in markers.stdout.str() and "@pytest.mark.gpu:" in markers.stdout.str()
+
+
+# As the shipped families' ids are: a family's name inside other families' ids ("replay" in
+# replays=, "update" in case=exec_update), '=' in every one.
+FAMILIES = ["replay/api=driver/forward=fake/replays=2", "replay/api=runtime/forward=fake/replays=20",
+            "update/api=runtime/forward=fake/replays=2", "lifetime/api=driver/case=exec_update/forward=fake/replays=2"]
+
+
+@pytest.mark.parametrize("expression, selected", [
+    ("replay", [0, 1]),  # the family, not every id with "replay" in it
+    ("update", [2]),
+    ("replays=2", [0, 2, 3]),  # '=' is no syntax error; replays=20 is another word
+    ("replay and replays=2", [0]),
+    ("driver", [0, 3]),  # a value alone
+    ("replay/api=runtime", [1]),  # whole parts of the id
+    ("api=driver and not replay", [3]),
+    ("gpu and hostcb and fake:layer", [0, 1, 2, 3]),  # markers; the layer
+    ("REPLAY", [0, 1]),  # case aside, as pytest's
+    ("repl or api=run or exec", []),  # no piece of a word
+])
+def test_dash_k_matches_whole_words_of_an_id(pytester, fake, expression, selected):
+    # Issue 36: `-k replays=2` was a syntax error, and `-k replay` chose every id holding it.
+    hostcb = fake({i: ["passed", ""] for i in FAMILIES})
+    result = pytest_run(pytester, "--hostcb-layer=fake:layer", "--hostcb-binary=" + hostcb.binary, "-k", expression)
+    assert result.ret == (pytest.ExitCode.OK if selected else pytest.ExitCode.NO_TESTS_COLLECTED), result.outlines
+    result.assert_outcomes(passed=len(selected), deselected=len(FAMILIES) - len(selected))
+    assert hostcb.runs() == ({"main": [[FAMILIES[n] for n in selected]]} if selected else {})  # hostcb ran those
+
+
+def test_dash_k_with_equals_matches_other_tests_as_pytest_does(pytester, stub, calls):
+    pytester.makepyfile('''
+import pytest
+@pytest.mark.parametrize("x", [1, 2], ids=["op=capture", "op=other"])
+def test_plain(x): pass
+''')
+    result = run(pytester, stub, "-k", "op=capt", "-rA")  # a piece of a plain test's name, as pytest matches
+    result.assert_outcomes(passed=1, deselected=7)
+    assert "PASSED test_dash_k_with_equals_matches_other_tests_as_pytest_does.py::test_plain[op=capture]" in \
+        result.stdout.str()
+    result = run(pytester, stub, "-k", "op=capture or op=launch_host_func")
+    result.assert_outcomes(passed=2, skipped=1, deselected=5)
+    assert calls() == ["launch_host_func"]  # hostcb ran those two (capture is excluded: no call)
+    bad = run(pytester, stub, "-k", "op=capture and")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    assert "Wrong expression passed to '-k': op=capture and" in bad.stderr.str()
+
+
+def test_only_what_the_arguments_reach_is_collected(pytester, counted):
+    # Issue 36: a conftest's line added every scenario to any run (`pytest FILE::TEST` gave
+    # "1 passed, 532 skipped"). A conftest's layers live in its file, as a test file's tests.
+    sub = pytester.mkpydir("sub")
+    (sub / "conftest.py").write_text("hostcb_layers = [%r]\n" % MIXED_LAYER)
+    (sub / "test_sub.py").write_text("def test_sub(): pass\n")
+    pytester.makepyfile("def test_top(): pass")
+    options = ["--hostcb-binary=" + counted.binary, ONLY_STUB_FORWARD]
+    for args, outcomes in [(["test_only_what_the_arguments_reach_is_collected.py::test_top"], {"passed": 1}),
+                           (["sub/test_sub.py"], {"passed": 1}),
+                           (["sub/test_sub.py::test_sub"], {"passed": 1})]:
+        pytest_run(pytester, *options, *args).assert_outcomes(**outcomes)
+    assert counted.calls() == []  # not even a listing
+    for args in ([], ["sub"], ["sub/conftest.py"], ["."]):
+        result = pytest_run(pytester, *options, "--collect-only", "-q", *args)
+        ids = [line for line in result.outlines if "::hostcb:" in line]
+        assert ids == ["sub/conftest.py::" + NODE + op for op in OPS], (args, result.outlines)
+
+
+def test_node_ids_run_again(pytester, counted):
+    # Issue 36: `pytest NODEID` was "path cannot contain [] parametrization".
+    options = ["--hostcb-binary=" + counted.binary, ONLY_STUB_FORWARD]
+    layer = "--hostcb-layer=" + MIXED_LAYER
+    result = pytest_run(pytester, *options, layer, NODE + "capture", "-rA")
+    result.assert_outcomes(skipped=1)
+    assert counted.runs_by_worker() == {"main": [[ID + "capture"]]}
+    # A family's node id is its items', a layer's every item.
+    pytest_run(pytester, *options, layer, "hostcb:mixed_layer::stub_forward").assert_outcomes(**OUTCOMES)
+    pytest_run(pytester, *options, layer, "hostcb:mixed_layer").assert_outcomes(**OUTCOMES)
+    # A conftest's node id, as pytest prints it, with nothing else.
+    pytester.makeconftest("hostcb_layers = [%r]" % MIXED_LAYER)
+    pytester.makepyfile("def test_plain(): pass")
+    result = pytest_run(pytester, *options, "conftest.py::" + NODE + "add_host_node", "-rA")
+    result.assert_outcomes(failed=1)
+    assert "FAILED conftest.py::" + NODE + "add_host_node" in result.stdout.str()
+
+
+def test_a_node_id_without_its_layer_or_of_nothing_is_a_usage_error(pytester, stub):
+    alone = pytest_run(pytester, "--hostcb-binary=" + stub, NODE + "capture")
+    assert alone.ret == pytest.ExitCode.USAGE_ERROR
+    assert "names a layer no --hostcb-layer gives: add --hostcb-layer mixed_layer" in alone.stderr.str()
+    nothing = run(pytester, stub, NODE + "no_such_op")
+    assert nothing.ret == pytest.ExitCode.USAGE_ERROR
+    assert "not found: " + NODE + "no_such_op" in nothing.stderr.str()
+
+
+def test_a_bad_conftest_line_is_one_clear_error(pytester, stub):
+    pytester.makeconftest("hostcb_layers = %r" % MIXED_LAYER)  # a string, not a list
+    result = pytest_run(pytester, "--hostcb-binary=" + stub)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert "hostcb_layers must be a list of layers (non-empty strings), not '" in result.stdout.str()
+
+
+COMPARE = os.path.join(ROOT, "scripts", "compare-pytest-hostcb.py")
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist"])
+def test_hostcb_json_is_what_hostcb_reported_for_report_and_the_comparison(pytester, counted, workers):
+    # Issue 36: no way to write hostcb's JSON from pytest, so `report --summary` could not
+    # use a pytest run.
+    if workers:
+        pytest.importorskip("xdist")
+    result = run(pytester, counted.binary, "--hostcb-json", "out/results.json", "--junitxml", "out.xml", *workers,
+                 subprocess=bool(workers))
+    result.assert_outcomes(**OUTCOMES)
+    runs = len(counted.calls("run"))
+    assert "hostcb: wrote %s: 6 results of %d hostcb runs" % (pytester.path / "out" / "results.json", runs) in \
+        result.stdout.str()
+    document = json.loads((pytester.path / "out" / "results.json").read_text())
+    assert document["format"] == "hostcb-results"
+    assert sorted(r["id"] for r in document["results"]) == sorted(ID + op for op in OPS)  # each once
+    assert {k: document["summary"][k] for k in ("total", "passed", "failed", "error", "skipped")} == {
+        "total": 6, "passed": 2, "failed": 1, "error": 2, "skipped": 1}
+    summary = subprocess.run([counted.binary, "report", str(pytester.path / "out" / "results.json"), "--summary",
+                              str(pytester.path / "summary.md")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             universal_newlines=True)
+    assert summary.returncode == 0, summary.stdout
+    assert "6 scenarios in 1 environment" in (pytester.path / "summary.md").read_text()
+    compared = subprocess.run([sys.executable, COMPARE, str(pytester.path / "out" / "results.json"),
+                               str(pytester.path / "out.xml")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True)
+    assert compared.returncode == 0 and compared.stdout.rstrip().endswith("agree"), compared.stdout
+
+
+def test_a_folder_for_hostcb_json_is_a_usage_error(pytester, stub):
+    folder = run(pytester, stub, "--hostcb-json", str(pytester.path))
+    assert folder.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--hostcb-json %s: a folder; give a file's path" % pytester.path in folder.stderr.str()
+
+
+def test_hostcb_json_of_a_session_without_runs_is_not_written(pytester, stub):
+    result = run(pytester, stub, "--hostcb-json", "results.json", "-k", "nothing_is_called_this")
+    assert "hostcb: no hostcb run in this session: %s not written" % (pytester.path / "results.json") in \
+        result.stdout.str()
+    assert not (pytester.path / "results.json").exists()
+
+
+NO_GPU = "no usable CUDA device: cudaGetDeviceCount returned cudaErrorNoDevice (100)"
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one-process", "xdist"])
+def test_require_gpu_fails_a_session_where_nothing_ran_for_want_of_a_gpu(pytester, fake, workers):
+    # Issue 36: a broken GPU runner gave "532 skipped", exit 0, for ever.
+    if workers:
+        pytest.importorskip("xdist")
+    scenarios = {"replay/forward=fake/replays=%d" % n: ["skipped", NO_GPU] for n in (1, 2, 5)}
+    scenarios["replay/forward=fake/replays=9"] = ["skipped", "excluded: no such thing"]
+    hostcb = fake(scenarios)
+    options = ["--hostcb-layer=fake:layer", "--hostcb-binary=" + hostcb.binary, *workers]
+    skipped = pytest_run(pytester, *options, subprocess=bool(workers))
+    skipped.assert_outcomes(skipped=4)
+    assert skipped.ret == pytest.ExitCode.OK
+    required = pytest_run(pytester, *options, "--hostcb-require-gpu", subprocess=bool(workers))
+    required.assert_outcomes(skipped=4)
+    assert required.ret == pytest.ExitCode.TESTS_FAILED
+    assert "hostcb: --hostcb-require-gpu: no hostcb scenario ran (3 of 4 skipped for want of a GPU): " + NO_GPU in \
+        required.stdout.str()
+    assert sum(len(ids) for each in hostcb.runs().values() for ids in each) == 8  # each scenario once a session
+
+
+@pytest.mark.parametrize("other", [["passed", ""], ["failed", "counts"], ["skipped", "excluded: no such thing"]])
+def test_require_gpu_leaves_a_session_alone_where_something_ran_or_no_gpu_was_wanted(pytester, fake, other):
+    scenarios = {"replay/forward=fake/replays=1": ["skipped", NO_GPU], "stub/forward=fake/x=1": other}
+    if other[0] == "skipped":  # nothing ran, but for want of nothing a GPU gives
+        scenarios = {"stub/forward=fake/x=%d" % n: other for n in (1, 2)}
+    hostcb = fake(scenarios)
+    result = pytest_run(pytester, "--hostcb-layer=fake:layer", "--hostcb-binary=" + hostcb.binary, "--hostcb-require-gpu")
+    assert result.ret == (pytest.ExitCode.TESTS_FAILED if other[0] == "failed" else pytest.ExitCode.OK)
+    assert "--hostcb-require-gpu" not in result.stdout.str()
+
+
+def test_require_gpu_with_the_real_binary_and_no_gpu(pytester, real):
+    # The shipped families need a GPU: hostcb's own reason, as it words it here.
+    probe = hostcb.run(MIXED_LAYER, binary=real, filter="replay/*replays=2*")
+    if any(r.status is not hostcb.Status.SKIPPED for r in probe):
+        pytest.skip("a CUDA device is usable here: the scenarios ran")
+    no_gpu = sum(r.reason.startswith("no usable CUDA device") for r in probe)
+    assert no_gpu >= 10  # the others are excluded (the mixed layer has no capture)
+    options = ["--hostcb-layer=" + MIXED_LAYER, "--hostcb-binary=" + real, "--hostcb-filter=replay/*replays=2*"]
+    required = pytest_run(pytester, *options, "--hostcb-require-gpu")
+    required.assert_outcomes(skipped=len(probe))
+    assert required.ret == pytest.ExitCode.TESTS_FAILED
+    assert "hostcb: --hostcb-require-gpu: no hostcb scenario ran (%d of %d skipped for want of a GPU): no usable " \
+           "CUDA device: cudaGetDeviceCount" % (no_gpu, len(probe)) in required.stdout.str()

@@ -3,11 +3,14 @@ family (CPU only) each operation ends another way: launch_host_func and exec_set
 pass (they call the host function at once, on a thread of their own, as a driver would),
 add_host_node fails (it never calls it: the counts are wrong), add_stream_callback crashes
 the worker (abort), graph_set_host_node raises (an error), and there is no capture (the
-scenario is excluded: skipped). With HOSTCB_TEST_CALLS set, each call appends the
-operation's name to that file: what hostcb really ran."""
+scenario is excluded: skipped). With HOSTCB_TEST_CALLS set, each call appends a line to
+that file, the pytest-xdist worker whose hostcb run made it ("main" without xdist) and the
+operation's name: what hostcb really ran, and for whom. With HOSTCB_TEST_SLOW=OPERATION,
+that operation takes 3 s first (a worker busy in its batch while another is idle)."""
 import ctypes
 import os
 import threading
+import time
 
 NAME = "mixed"
 
@@ -18,7 +21,9 @@ def _log(operation):
     path = os.environ.get("HOSTCB_TEST_CALLS")
     if path:
         with open(path, "a") as f:
-            f.write(operation + "\n")
+            f.write("%s %s\n" % (os.environ.get("PYTEST_XDIST_WORKER", "main"), operation))
+    if os.environ.get("HOSTCB_TEST_SLOW") == operation:
+        time.sleep(3)
 
 
 def _call_on_a_thread(fn, user_data):
