@@ -20,10 +20,11 @@ Usage: scripts/wheel.sh [--reuse BUILD_DIR] [--out DIR] [--check [--venv VENV]] 
                      architectures, every major one of the toolkit by default).
   --out DIR          where the wheel goes (default dist/)
   --check            then: auditwheel show (when auditwheel is installed) for the platform tag,
-                     a fresh venv with the wheel and pytest, `pytest --hostcb-layer` over the
-                     fake layer module (every item skipped with hostcb's reason on a machine
-                     without a GPU), and the package's own tests (tests/python_package, against
-                     BUILD_DIR's stub CLI; with --reuse only)
+                     a fresh venv with the wheel and pytest, the shipped expectations in the
+                     package, `pytest --hostcb-layer` over the fake layer module (every item
+                     skipped with hostcb's reason on a machine without a GPU), and the
+                     package's own tests (tests/python_package, against BUILD_DIR's stub CLI;
+                     with --reuse only)
   --venv VENV        --check installs the wheel into VENV (made by the caller for this run,
                      with pytest and pytest-xdist) instead of a venv of its own: CI's one venv
                      for the build backend and the checks saves a second install from the network
@@ -108,6 +109,10 @@ else
 fi
 venv_python="$venv/bin/python"
 "$venv/bin/hostcb" list --families >/dev/null 2>&1 || die "the installed hostcb command does not run"
+# The shipped expectations travel in the wheel (docs/ci.md: a layer's CI uses the pinned
+# release's own file).
+shipped="$("$venv_python" -c 'import hostcb; print(hostcb.prefix())')/share/hostcb/known-layer-bugs.jsonc"
+cmp -s "$shipped" "$root/expectations/known-layer-bugs.jsonc" || die "the wheel carries no known-layer-bugs.jsonc ($shipped)"
 
 step "pytest --hostcb-layer tests/py/fake_layer.py, with the wheel's hostcb"
 (cd "$work" && "$venv_python" -m pytest --hostcb-layer "$root/tests/py/fake_layer.py" -q -rs -p no:cacheprovider \

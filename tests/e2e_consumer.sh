@@ -22,6 +22,9 @@ for f in bin/hostcb include/hostcb/adapter.h lib/cmake/hostcb/hostcbConfig.cmake
          lib/hostcb/python/hostcb_layers/cuda_bindings_runtime.py; do
   [ -e "$prefix/$f" ] || fail "cmake --install left out $f"
 done
+# The shipped expectations, as the wheel carries them (docs/ci.md): the source tree's file.
+cmp -s "$prefix/share/hostcb/known-layer-bugs.jsonc" "$(dirname "$0")/../expectations/known-layer-bugs.jsonc" ||
+  fail "cmake --install did not install expectations/known-layer-bugs.jsonc as share/hostcb/known-layer-bugs.jsonc"
 for plugin in "$build"/libhostcb_cccl_host_launch_*.so; do  # every CCCL plugin the build made
   [ -e "$plugin" ] || continue
   [ -e "$prefix/lib/hostcb/$(basename "$plugin")" ] || fail "cmake --install left out $(basename "$plugin")"
