@@ -193,8 +193,15 @@ if pin != gitlab["variables"]["HOSTCB_REF"]:
 shutil.rmtree(work, ignore_errors=True)
 repo = os.path.join(work, "hostcb-repo")
 os.makedirs(repo)
-files = subprocess.run(["git", "-C", src, "ls-files", "-co", "--exclude-standard"], capture_output=True, text=True,
-                       check=True).stdout.split("\n")
+listed = subprocess.run(["git", "-C", src, "ls-files", "-co", "--exclude-standard"], capture_output=True, text=True)
+if listed.returncode == 0:
+    files = listed.stdout.split("\n")
+else:  # a copy of the tree that is no git checkout (scripts/mutation-test.sh's): its files, less builds
+    files = []
+    for folder, subfolders, names in os.walk(src):
+        subfolders[:] = [d for d in subfolders if not d.startswith((".git", "build", "dist", "__pycache__")) and
+                         os.path.join(folder, d) != work]
+        files += [os.path.relpath(os.path.join(folder, n), src) for n in names]
 for name in filter(None, files):
     if os.path.isfile(os.path.join(src, name)):
         os.makedirs(os.path.join(repo, os.path.dirname(name)), exist_ok=True)
