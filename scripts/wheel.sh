@@ -72,11 +72,12 @@ fi
 # Puts BUILD_DIR's configuration back (--reuse); a no-op otherwise.
 restore_build() {
   [ -n "$reuse" ] && [ -f "${saved_cache:-}" ] || return 0
-  cp "$saved_cache" "$reuse/CMakeCache.txt" && rm -f "$saved_cache" "$reuse/.skbuild-info.json"
+  # CMakeInit.txt: scikit-build-core's initial cache (its venv's Python), which the folder never read before.
+  cp "$saved_cache" "$reuse/CMakeCache.txt" && rm -f "$saved_cache" "$reuse/.skbuild-info.json" "$reuse/CMakeInit.txt"
   cmake -S "$root" -B "$reuse" >"$reuse/wheel-restore.log" 2>&1 ||
     die "configuring $reuse again from its own cache failed: $(tail -n 3 "$reuse/wheel-restore.log")"
   rm -f "$reuse/wheel-restore.log"
-  step "$reuse configured again from its own cache (its Python: $(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$reuse/CMakeCache.txt"))"
+  step "$reuse configured again from its own cache (its Python: $(sed -n 's/^_\{0,1\}Python3_EXECUTABLE:[A-Z]*=//p' "$reuse/CMakeCache.txt" | head -n 1))"
 }
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"

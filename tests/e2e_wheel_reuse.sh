@@ -40,6 +40,7 @@ case "\$1 \$2" in
     cmake -S . -B "\$dir" -DPython3_EXECUTABLE="$work/venv/bin/python3" -DCMAKE_INSTALL_PREFIX="\$dir/skbuild-install" \
       -DSKBUILD=2 >/dev/null || exit 1
     echo '{}' >"\$dir/.skbuild-info.json"
+    echo 'set(Python_EXECUTABLE [===[$work/venv/bin/python3]===] CACHE PATH "" FORCE)' >"\$dir/CMakeInit.txt"
     : >"\$out/hostcb-0.1.0-py3-none-linux_x86_64.whl" ;;
   *) exec "$real_python" "\$@" ;;
 esac
@@ -51,6 +52,9 @@ rm -rf "$work/venv"
 [ "$(own)" = "$before" ] || fail "after wheel.sh --reuse the build folder's Python is $(own), not its own $before"
 grep -q '^SKBUILD:' "$work/tree/build/CMakeCache.txt" && fail "scikit-build-core's settings stayed in the build folder's cache"
 [ -e "$work/tree/build/.skbuild-info.json" ] && fail "scikit-build-core's .skbuild-info.json stayed in the build folder"
+[ -e "$work/tree/build/CMakeInit.txt" ] && fail "scikit-build-core's CMakeInit.txt (its venv's Python) stayed in the build folder"
+grep -q "configured again from its own cache (its Python: $before)" "$work/wheel.log" ||
+  fail "wheel.sh does not name the folder's own Python: $(grep 'configured again' "$work/wheel.log")"
 ctest --test-dir "$work/tree/build" >"$work/ctest.log" 2>&1 ||
   fail "the build folder's test no longer runs after wheel.sh --reuse: $(grep -E 'Unable|Not Run|Failed' "$work/ctest.log" | head -n 3)"
 
