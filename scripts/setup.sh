@@ -12,7 +12,7 @@ done
 if ((${#missing[@]})); then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "hostcb setup: installing ${missing[*]}"
+  echo "hostcb setup: installing ${missing[*]} with ${sudo:+$sudo }apt-get (HOSTCB_SKIP_SETUP=1 skips this in build.sh and ci-steps.sh)"
   # A machine without network (a GPU machine set up by hand) may have these built from
   # source rather than from packages: then the build uses what it finds, and configure
   # names anything truly missing. xmllint alone is optional (scripts/build.sh).

@@ -7,19 +7,24 @@ usage() {
 Usage: scripts/wheel.sh [--reuse BUILD_DIR] [--out DIR] [--check [--venv VENV]] [-- PIP-WHEEL-ARGS...]
 
   --reuse BUILD_DIR  hand scikit-build-core a build folder that scripts/build.sh made (Ninja,
-                     RelWithDebInfo): CMake configures it again, nothing recompiles, and the
-                     wheel is what `cmake --install` takes from it (its architectures, its
-                     tests kept). scikit-build-core's settings stay in its cache
-                     (CMAKE_INSTALL_PREFIX among them: give a later cmake --install --prefix).
+                     RelWithDebInfo) in this tree: CMake configures it again, nothing
+                     recompiles, and the wheel is what `cmake --install` takes from it (its
+                     architectures, its tests kept). Its configuration is then put back as it
+                     was (the CMake cache saved before, configured again after), so the
+                     folder's tests keep their Python, not the one that ran pip (CI's
+                     temporary venv). A build folder is tied to the tree it was configured
+                     for (CMake records the source path): one whose tree moved or was copied
+                     elsewhere is refused; configure a new one there.
                      Without it, a fresh build in a temporary folder (BUILD_TESTING off;
                      CUDAARCHS=90 or -Ccmake.define.CMAKE_CUDA_ARCHITECTURES=90 picks the
                      architectures, every major one of the toolkit by default).
   --out DIR          where the wheel goes (default dist/)
   --check            then: auditwheel show (when auditwheel is installed) for the platform tag,
-                     a fresh venv with the wheel and pytest, `pytest --hostcb-layer` over the
-                     fake layer module (every item skipped with hostcb's reason on a machine
-                     without a GPU), and the package's own tests (tests/python_package, against
-                     BUILD_DIR's stub CLI; with --reuse only)
+                     a fresh venv with the wheel and pytest, the shipped expectations in the
+                     package, `pytest --hostcb-layer` over the fake layer module (every item
+                     skipped with hostcb's reason on a machine without a GPU), and the
+                     package's own tests (tests/python_package, against BUILD_DIR's stub CLI;
+                     with --reuse only)
   --venv VENV        --check installs the wheel into VENV (made by the caller for this run,
                      with pytest and pytest-xdist) instead of a venv of its own: CI's one venv
                      for the build backend and the checks saves a second install from the network
@@ -58,14 +63,31 @@ if [ -n "$reuse" ]; then
   # folder last (.skbuild-info.json); the folder is this tree's, checked above.
   rm -f "$reuse/.skbuild-info.json"
   settings=(-Cbuild-dir="$reuse" -Ccmake.define.BUILD_TESTING=ON)
+  # scikit-build-core configures the folder with its own settings (the Python running pip,
+  # CMAKE_INSTALL_PREFIX, SKBUILD_*): the folder's own cache is put back after the wheel and
+  # the folder configured again from it, as scripts/build.sh left it.
+  saved_cache="$(mktemp)"
+  cp "$reuse/CMakeCache.txt" "$saved_cache"
 fi
+# Puts BUILD_DIR's configuration back (--reuse); a no-op otherwise.
+restore_build() {
+  [ -n "$reuse" ] && [ -f "${saved_cache:-}" ] || return 0
+  # CMakeInit.txt: scikit-build-core's initial cache (its venv's Python), which the folder never read before.
+  cp "$saved_cache" "$reuse/CMakeCache.txt" && rm -f "$saved_cache" "$reuse/.skbuild-info.json" "$reuse/CMakeInit.txt"
+  cmake -S "$root" -B "$reuse" >"$reuse/wheel-restore.log" 2>&1 ||
+    die "configuring $reuse again from its own cache failed: $(tail -n 3 "$reuse/wheel-restore.log")"
+  rm -f "$reuse/wheel-restore.log"
+  step "$reuse configured again from its own cache (its Python: $(sed -n 's/^_\{0,1\}Python3_EXECUTABLE:[A-Z]*=//p' "$reuse/CMakeCache.txt" | head -n 1))"
+}
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 rm -f "$out"/hostcb-*.whl
 start=$SECONDS
 step "pip wheel . ${settings[*]} ${pip_args[*]}"
-(cd "$root" && python3 -m pip wheel . --no-build-isolation --no-deps -w "$out" "${settings[@]}" "${pip_args[@]}") ||
-  die "pip wheel failed"
+(cd "$root" && python3 -m pip wheel . --no-build-isolation --no-deps -w "$out" "${settings[@]}" "${pip_args[@]}")
+wheel_rc=$?
+restore_build
+[ "$wheel_rc" = 0 ] || die "pip wheel failed"
 wheel="$(ls "$out"/hostcb-*.whl 2>/dev/null | head -n 1)"
 [ -n "$wheel" ] || die "pip wheel wrote no hostcb-*.whl in $out"
 step "built $wheel ($(du -h "$wheel" | cut -f1), $((SECONDS - start)) s)"
@@ -88,6 +110,10 @@ else
 fi
 venv_python="$venv/bin/python"
 "$venv/bin/hostcb" list --families >/dev/null 2>&1 || die "the installed hostcb command does not run"
+# The shipped expectations travel in the wheel (docs/ci.md: a layer's CI uses the pinned
+# release's own file).
+shipped="$("$venv_python" -c 'import hostcb; print(hostcb.prefix())')/share/hostcb/known-layer-bugs.jsonc"
+cmp -s "$shipped" "$root/expectations/known-layer-bugs.jsonc" || die "the wheel carries no known-layer-bugs.jsonc ($shipped)"
 
 step "pytest --hostcb-layer tests/py/fake_layer.py, with the wheel's hostcb"
 (cd "$work" && "$venv_python" -m pytest --hostcb-layer "$root/tests/py/fake_layer.py" -q -rs -p no:cacheprovider \

@@ -22,6 +22,9 @@ for f in bin/hostcb include/hostcb/adapter.h lib/cmake/hostcb/hostcbConfig.cmake
          lib/hostcb/python/hostcb_layers/cuda_bindings_runtime.py; do
   [ -e "$prefix/$f" ] || fail "cmake --install left out $f"
 done
+# The shipped expectations, as the wheel carries them (docs/ci.md): the source tree's file.
+cmp -s "$prefix/share/hostcb/known-layer-bugs.jsonc" "$(dirname "$0")/../expectations/known-layer-bugs.jsonc" ||
+  fail "cmake --install did not install expectations/known-layer-bugs.jsonc as share/hostcb/known-layer-bugs.jsonc"
 for plugin in "$build"/libhostcb_cccl_host_launch_*.so; do  # every CCCL plugin the build made
   [ -e "$plugin" ] || continue
   [ -e "$prefix/lib/hostcb/$(basename "$plugin")" ] || fail "cmake --install left out $(basename "$plugin")"
@@ -77,6 +80,22 @@ grep -q '"id": "stub_forward/' "$work/build/hostcb-fake/results/stub.json" &&
   fail "the run of family stub ran stub_forward's scenarios too"
 grep -q '"id": "stub/' "$work/build/hostcb-fake/results/stub.json" || fail "the run of family stub ran none of its scenarios"
 
+# EXTRA_ARGS reach each run, PROPERTIES each test (scenarios' and family runs').
+grep -q '"command_line": "[^"]* --timeout 31' "$work/build/hostcb-fake/results/stub.json" ||
+  fail "EXTRA_ARGS --timeout 31 did not reach the family run: $(grep -m1 command_line "$work/build/hostcb-fake/results/stub.json")"
+ctest --test-dir "$work/build" -R '^fake:' --show-only=json-v1 >"$work/fake-tests.json" 2>/dev/null
+python3 - "$work/fake-tests.json" <<'PY' || fail "PROPERTIES did not reach every fake: test"
+import json, sys
+tests = json.load(open(sys.argv[1]))["tests"]
+bad = []
+for t in tests:
+    props = {p["name"]: p["value"] for p in t.get("properties", [])}
+    if props.get("TIMEOUT") != 45 or not {"CONSUMER_A=1", "CONSUMER_B=2"} <= set(props.get("ENVIRONMENT", [])):
+        bad.append((t["name"], props.get("TIMEOUT"), props.get("ENVIRONMENT")))
+if len(tests) != 12 or bad:
+    sys.exit("%d tests; without TIMEOUT 45 and both variables: %s" % (len(tests), bad[:3]))
+PY
+
 # Without the expectations file, the stub's failing scenarios fail.
 configure -DEXPECTATIONS= -DBROKEN_ADAPTER=
 if ctest --test-dir "$work/build" -R '^fake:(family:stub|stub/behave=fail/)' >"$work/no-expectations.log" 2>&1; then
@@ -93,4 +112,35 @@ if ctest --test-dir "$work/build" -R '^broken:' --output-on-failure >"$work/brok
 fi
 grep -q "hostcb list failed (exit 2): hostcb: adapter '/nonexistent/libbroken.so'" "$work/broken.log" ||
   fail "broken:discovery does not say why: $(tail -n 5 "$work/broken.log")"
-echo "e2e_consumer: the installed package's tests: $(grep -c -E ': example:' <<<"$results") example, 12 fake; xfail, no-expectations and broken-adapter cases hold"
+# Issue 36 item 5: a ready name resolves with the Python the project names, not the python3
+# on PATH when ctest runs (a venv that sees a stand-in cuda.bindings, against a plain one
+# first on PATH); REQUIRE_GPU fails where no GPU is usable (none visible, on any machine);
+# a listing past DISCOVERY_TIMEOUT is one failing test.
+python3 -m venv --without-pip "$work/named-python" && python3 -m venv --without-pip "$work/path-python" ||
+  fail "python3 -m venv failed"
+purelib=$("$work/named-python/bin/python3" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+echo "$(cd "$(dirname "$0")/py/fake_cuda" && pwd)" >"$purelib/hostcb_fake_cuda.pth"
+printf '#!/bin/sh\nsleep 30\n' >"$work/slow-hostcb" && chmod +x "$work/slow-hostcb"
+configure -DEXPECTATIONS= -DBROKEN_ADAPTER= -DNAMED_PYTHON="$work/named-python/bin/python3" -DREQUIRE_GPU_CHECK=ON \
+  -DSLOW_HOSTCB="$work/slow-hostcb"
+plain_ctest() { env -u HOSTCB_PYTHON -u PYTHONPATH PATH="$work/path-python/bin:$PATH" CUDA_VISIBLE_DEVICES= ctest "$@"; }
+plain_ctest --test-dir "$work/build" -N >"$work/named.list" 2>&1
+for prefix in ready ready_arg; do
+  grep -q "Test *#[0-9]*: $prefix:replay/" "$work/named.list" ||
+    fail "no $prefix: tests: the ready name did not list with the project's Python: $(grep "$prefix:" "$work/named.list" | head -n 3)"
+done
+plain_ctest --test-dir "$work/build" -R '^ready(_arg)?:' --output-on-failure >"$work/named.log" 2>&1 ||
+  fail "the ready name's tests did not run with the project's Python: $(grep -E 'Failed|Error|refused' "$work/named.log" | head -n 5)"
+plain_ctest --test-dir "$work/build" -R '^gpu_(family|scenario):' --output-on-failure >"$work/require-gpu.log" 2>&1 &&
+  fail "REQUIRE_GPU tests passed without a GPU"
+grep -q 'hostcb family run: REQUIRE_GPU, and no usable CUDA device' "$work/require-gpu.log" ||
+  fail "the family run does not say REQUIRE_GPU and why: $(grep -m3 -E 'gpu_family' "$work/require-gpu.log")"
+grep -q 'exit 1: --require-gpu: no usable CUDA device' "$work/require-gpu.log" ||
+  fail "the scenario-mode tests do not say --require-gpu and why"
+grep -E 'Test +#[0-9]+: gpu_' "$work/require-gpu.log" | grep -E 'Passed|Skipped' &&
+  fail "a REQUIRE_GPU test passed or was skipped without a GPU"
+plain_ctest --test-dir "$work/build" -R '^slow:' --output-on-failure >"$work/slow.log" 2>&1 && fail "slow:discovery passed"
+grep -q 'hostcb list failed (it did not finish within 2 s (DISCOVERY_TIMEOUT))' "$work/slow.log" ||
+  fail "slow:discovery does not say DISCOVERY_TIMEOUT: $(tail -n 3 "$work/slow.log")"
+
+echo "e2e_consumer: the installed package's tests: $(grep -c -E ': example:' <<<"$results") example, 12 fake; xfail, no-expectations, broken-adapter, EXTRA_ARGS, PROPERTIES, project Python, REQUIRE_GPU and DISCOVERY_TIMEOUT cases hold"

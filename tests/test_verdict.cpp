@@ -109,3 +109,25 @@ TEST_CASE("the scenarios an interrupt kept from running are counted by their cau
                                   {}, SIGINT));
   CHECK(v.why == "interrupted by SIGINT; 1 scenario(s) not run");
 }
+
+TEST_CASE("run --require-gpu: a scenario skipped for want of a GPU is exit 1 with the reason, never 77", "[verdict]") {
+  const std::string reason = "no usable CUDA device: cudaGetDeviceCount found none";
+  Verdict v = run_verdict({{with(Status::skipped, reason, SkipCause::no_device)}, {}, 0, true});
+  CHECK(v.exit_code == kExitFailed);
+  CHECK(v.why == "--require-gpu: " + reason);
+  // Beside other bad results it is named too; beside passes it still fails the run.
+  CHECK(run_verdict({{with(Status::failed), with(Status::skipped, reason, SkipCause::no_device)}, {}, 0, true}).why ==
+        "1 failed, --require-gpu: " + reason);
+  CHECK(run_verdict({{with(Status::passed), with(Status::skipped, reason, SkipCause::no_device)}, {}, 0, true})
+            .exit_code == kExitFailed);
+  // Other skips are not a missing GPU: excluded, a requirement, a stop.
+  CHECK(run_verdict({{with(Status::skipped, "excluded: x", SkipCause::excluded),
+                      with(Status::skipped, "needs 2 devices", SkipCause::requirement)},
+                     {}, 0, true})
+            .exit_code == kExitNothingRan);
+  CHECK(run_verdict({{with(Status::passed), with(Status::skipped, "needs 2 devices", SkipCause::requirement)}, {}, 0, true})
+            .exit_code == kExitPassed);
+  // An interrupt still outranks it; without the flag the same run is 77.
+  CHECK(run_verdict({{with(Status::skipped, reason, SkipCause::no_device)}, {}, SIGINT, true}).exit_code == 128 + SIGINT);
+  CHECK(run_verdict(outcome({with(Status::skipped, reason, SkipCause::no_device)})).exit_code == kExitNothingRan);
+}

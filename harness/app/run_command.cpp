@@ -26,8 +26,8 @@ constexpr const char* kRunFooter = R"(Isolation (--isolate): worker (default) ru
 crashes or hangs; scenario gives each scenario a fresh process; none runs in-process (for a debugger).
 Exit codes: 0 every scenario that ran passed (or failed as listed: xfail), 1 a scenario failed (a
 host-function call after its scenario ended fails it) or errored, an xpass, or a report was not written,
-2 usage error (nothing ran), 77 nothing ran (all skipped, e.g. no usable GPU), 130/143 interrupted by
-SIGINT/SIGTERM (reports are still written, unrun scenarios skipped).)";
+2 usage error (nothing ran), 77 nothing ran (all skipped, e.g. no usable GPU; with --require-gpu no usable
+GPU is 1), 130/143 interrupted by SIGINT/SIGTERM (reports are still written, unrun scenarios skipped).)";
 
 class RunCommand final : public Command {
  public:
@@ -53,6 +53,9 @@ class RunCommand final : public Command {
         ->type_name("[=SEED]");
     run->add_flag("--allow-empty", selection_.allow_empty,
                   "a filter pattern may match nothing: an empty selection runs nothing and exits 0, reports written");
+    run->add_flag("--require-gpu", require_gpu_,
+                  "a scenario skipped for want of a usable GPU fails the run (exit 1, with the reason) instead of "
+                  "a run of skips (exit 77): for a CI job that must run on a GPU");
     run->add_option("--repeat", repeat_, "run the selection N times (results carry #iteration); with -j 1 all in the same worker")
         ->type_name("N")
         ->check(CLI::Range(1, 1000000).description(""))
@@ -108,7 +111,8 @@ class RunCommand final : public Command {
     } else {
       outcome = session.run(selected, repeat_, reporters);
     }
-    Verdict verdict = run_verdict({outcome.report.results, outcome.files.failed, outcome.interrupt_signal});
+    Verdict verdict =
+        run_verdict({outcome.report.results, outcome.files.failed, outcome.interrupt_signal, require_gpu_});
     if (selected.empty() && verdict.exit_code == kExitNothingRan)  // --allow-empty, and nothing else went wrong
       verdict = {kExitPassed, "the filter selects no scenario, allowed by --allow-empty"};
     console.verdict(verdict.exit_code, verdict.why);
@@ -197,7 +201,7 @@ class RunCommand final : public Command {
   std::string shuffle_;
   int max_failures_ = 0;
   int repeat_ = 1;
-  bool fail_fast_ = false, until_fail_ = false, quiet_ = false, verbose_ = false;
+  bool fail_fast_ = false, until_fail_ = false, quiet_ = false, verbose_ = false, require_gpu_ = false;
   ColorMode color_ = ColorMode::automatic;
 };
 

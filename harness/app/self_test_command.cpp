@@ -30,9 +30,12 @@ class SelfTestCommand final : public Command {
     add_execution_options(self_test, execution_);
     add_device_option(self_test, device_, false);
     add_adapter_option(self_test, adapters_);
+    self_test->add_flag("--require-gpu", require_gpu_,
+                        "a control skipped for want of a usable GPU is a failure (exit 1, with the reason), not "
+                        "nothing run (exit 77)");
     self_test->footer(
-        "Exit codes: 0 every control caught, 1 a control escaped, 2 usage error, 77 nothing ran (no usable GPU),\n"
-        "130/143 interrupted.");
+        "Exit codes: 0 every control caught, 1 a control escaped (or no usable GPU, with --require-gpu), 2 usage\n"
+        "error, 77 nothing ran (no usable GPU), 130/143 interrupted.");
     return self_test;
   }
   std::vector<std::string> adapters() const override { return adapters_; }
@@ -50,6 +53,12 @@ class SelfTestCommand final : public Command {
       std::cout << "exit " << exit_code_for_signal(signal) << ": interrupted\n";
       return exit_code_for_signal(signal);
     }
+    if (require_gpu_)
+      for (const auto& r : results)
+        if (r.cause == SkipCause::no_device) {
+          std::cout << "exit " << kExitFailed << ": --require-gpu: " << r.reason << "\n";
+          return kExitFailed;
+        }
     std::size_t caught = 0, skipped = 0;
     std::string skip_reason;
     for (const auto& o : outcomes) {
@@ -78,6 +87,7 @@ class SelfTestCommand final : public Command {
   ExecutionCliOptions execution_;
   std::string device_ = "0";
   std::vector<std::string> adapters_;
+  bool require_gpu_ = false;
 };
 
 }  // namespace

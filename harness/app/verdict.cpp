@@ -1,5 +1,6 @@
 #include "app/verdict.hpp"
 
+#include <algorithm>
 #include <csignal>
 
 #include "model/defaults.hpp"
@@ -39,6 +40,12 @@ Verdict run_verdict(const RunOutcome& outcome) {
   append(bad, counts.error, "error", "errors");
   append(bad, counts.xpass, "xpass (a listed failure passed)", "xpass (listed failures passed)");
   append(bad, outcome.reports_lost.size(), "report not written", "reports not written");
+  // A job that must run on a GPU and found none is red, not the skip (77) CI reads as green.
+  if (outcome.require_gpu)
+    if (auto r = std::find_if(outcome.results.begin(), outcome.results.end(),
+                              [](const Result& result) { return result.cause == SkipCause::no_device; });
+        r != outcome.results.end())
+      bad += str(bad.empty() ? "" : ", ", "--require-gpu: ", r->reason);
   if (!bad.empty()) return {kExitFailed, bad};
   // 77 is "every selected scenario was skipped" (CTest's skip): an xfail ran.
   if (counts.passed == 0 && counts.xfail == 0) return {kExitNothingRan, "nothing ran: " + main_skip_reason(outcome.results)};
