@@ -2,7 +2,9 @@
 # A scenario that leaves its context holding a sticky error (sim_leaves_fault: the CPU
 # stand-in's device fault) ends in error, naming that error; its worker retires, and every
 # other scenario ends as it does alone, in any order and with any workers: -j 1, -j 4 and
-# three --shuffle seeds give every id the same status (issue 32 item 2).
+# three --shuffle seeds give every id the same status (issue 32 item 2). A scenario that
+# fails or errs retires its worker as well: what a broken layer did to the process (a
+# corrupted heap) cannot reach the next scenario.
 # Usage: e2e_sticky_context.sh HOSTCB_STUB WORK_DIR SAME_VERDICTS_PY
 set -uo pipefail
 stub="$1" work="$2" same="$3"
@@ -45,3 +47,19 @@ PY
 done
 python3 "$same" "${runs[@]}" || fail "the runs' statuses differ by id"
 echo "a sticky context error retires its worker: every other id's status is its own in 5 orders"
+
+# Failed and erred scenarios retire their workers too; passed ones do not.
+rm -rf "$work/processes" && mkdir -p "$work/processes"
+HOSTCB_STUB_PROCESSES="$work/processes" "$stub" run -q -j 1 --filter 'stub/behave=pass/*:stub/behave=fail/*' \
+  --axis copy=1-3 --json "$work/failures.json" >"$work/failures.log" 2>&1
+[ $? -eq 1 ] || fail "three passes and three failures: expected exit 1: $(tail -3 "$work/failures.log")"
+workers=$(find "$work/processes" -name 'shared-*' | wc -l)
+[ "$workers" = 3 ] || fail "three passes then three failures ran in $workers workers; expected 3 (each failure retires its own)"
+python3 - "$work/failures.json" <<'PY' || fail "worker_retired on the wrong results (see above)"
+import json, sys
+bad = [r["id"] for r in json.load(open(sys.argv[1]))["results"]
+       if ("worker_retired" in r["properties"]) != (r["status"] == "failed")]
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+echo "a failed scenario retires its worker; a passed one does not"

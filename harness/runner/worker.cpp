@@ -82,6 +82,13 @@ int worker_main(const Registry& registry, int device) {
     turn.reset();
     finished.orphans = orphans.take();
     finished.retire = runner.context_unusable();
+    // A scenario that failed or erred may have broken the process itself, silently: a layer
+    // that calls freed memory corrupts the heap, and the next scenario crashes for it (on
+    // the H200, CuPy's cupy_runtime: a scenario failed [count], the next died in
+    // _PyLong_New). The next scenario gets a fresh process, so its verdict is its own.
+    const Status status = finished.result.status;
+    if (finished.retire.empty() && (status == Status::failed || status == Status::error))
+      finished.retire = str("it ended ", status_name(status), ", and what a failing layer did to this process must not reach another scenario");
     send(finished);
     mark_output("end", command->index);
     if (!finished.retire.empty()) break;  // the supervisor gives what is left to a fresh worker
