@@ -271,7 +271,7 @@ TEST_CASE("a malformed layer range or an unknown layer package is refused with o
   };
   CHECK(contains(refusal(entry("{\"cuda-bindings\": \"13.0\"}")), "x.jsonc:3:"));
   CHECK(contains(refusal(entry("{\"cuda-bindings\": \"13.0\"}")), "\"layers.cuda-bindings\": '13.0' starts with no operator"));
-  CHECK(contains(refusal(entry("{\"cuda-bindings\": \">=13.x\"}")), "'13.x' is no release version"));
+  CHECK(contains(refusal(entry("{\"cuda-bindings\": \">=13.x\"}")), "'13.x' is no version (PEP 440"));
   CHECK(contains(refusal(entry("{\"cuda-bindings\": 13}")), "must be a version range"));
   CHECK(contains(refusal(entry("{}")), "\"layers\" must be an object of package names"));
   CHECK(contains(refusal(entry("[\"cuda-bindings\"]")), "\"layers\" must be an object of package names"));
