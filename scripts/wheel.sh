@@ -16,7 +16,7 @@ Usage: scripts/wheel.sh [--reuse BUILD_DIR] [--out DIR] [--check [--venv VENV]] 
                      architectures, every major one of the toolkit by default).
   --out DIR          where the wheel goes (default dist/)
   --check            then: auditwheel show (when auditwheel is installed) for the platform tag,
-                     a fresh venv with the wheel and pytest, `pytest --hostcb-layer` over the
+                     a fresh venv with the wheel and pytest, the shipped expectations found, `pytest --hostcb-layer` over the
                      fake layer module (every item skipped with hostcb's reason on a machine
                      without a GPU), and the package's own tests (tests/python_package, against
                      BUILD_DIR's stub CLI; with --reuse only)
@@ -88,6 +88,11 @@ else
 fi
 venv_python="$venv/bin/python"
 "$venv/bin/hostcb" list --families >/dev/null 2>&1 || die "the installed hostcb command does not run"
+# The shipped known layer bugs are in the wheel (hostcb/share/hostcb/) and found there by default.
+"$venv/bin/hostcb" list --expectations shipped --filter 'replay/*' >/dev/null 2>"$work/shipped.err" ||
+  die "the wheel's hostcb does not find its shipped expectations: $(tail -n 2 "$work/shipped.err")"
+grep -q '/share/hostcb/known-layer-bugs.jsonc:[0-9]*: applies to' "$work/shipped.err" ||
+  die "list --expectations shipped did not read the wheel's file: $(tail -n 2 "$work/shipped.err")"
 
 step "pytest --hostcb-layer tests/py/fake_layer.py, with the wheel's hostcb"
 (cd "$work" && "$venv_python" -m pytest --hostcb-layer "$root/tests/py/fake_layer.py" -q -rs -p no:cacheprovider \
