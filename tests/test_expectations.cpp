@@ -480,3 +480,22 @@ TEST_CASE("run reads the shipped file by default, found beside the binary in the
   CHECK(layers_may_apply(ex, env_with_layer("cuda-bindings", "13.3.1").adapters));
   CHECK_FALSE(layers_may_apply(ex, env_with_layer("cuda-core", "0.4.0").adapters));
 }
+
+TEST_CASE("a driver version string that is no dotted numbers is said, never silently in no range", "[expectations]") {
+  Expectations ex = parse_expectations(std::string(kHeader) +
+                                           R"({"id": "a", "driver": {"min": "525"}, "expect": ["failed"], "reason": "r"},
+{"id": "b", "expect": ["failed"], "reason": "r"},
+{"id": "c", "driver": {"max": "600"}, "expect": ["failed"], "reason": "r"}]})",
+                                       "x.jsonc");
+  CHECK(driver_version_warnings(ex, env_with("580.159.04", 13000)).empty());
+  CHECK(driver_version_warnings(ex, env_with("", 13000)).empty());  // unknown: no GPU, nothing runs
+  const std::vector<std::string> warnings = driver_version_warnings(ex, env_with("580.159.04-custom", 13000));
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == "x.jsonc:3: warning: the driver's version string \"580.159.04-custom\" is no dotted numbers: "
+                       "no driver range holds it, so the 2 entries with a driver range never apply");
+  CHECK(find_expectation(ex, "a", {}, env_with("580.159.04-custom", 13000)) == nullptr);
+  // A file without driver ranges has nothing to say.
+  CHECK(driver_version_warnings(parse_expectations(std::string(kHeader) + R"({"id": "b", "expect": ["failed"], "reason": "r"}]})", "x.jsonc"),
+                                env_with("weird", 13000))
+            .empty());
+}

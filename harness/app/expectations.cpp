@@ -441,6 +441,21 @@ std::vector<std::string> unplaced_version_warnings(const Expectations& expectati
   return warnings;
 }
 
+std::vector<std::string> driver_version_warnings(const Expectations& expectations, const Environment& env) {
+  if (env.driver.empty() || is_version(env.driver)) return {};
+  std::size_t keyed = 0;
+  const Expectation* first = nullptr;
+  for (const auto& e : expectations.entries)
+    if (e.driver) {
+      ++keyed;
+      if (!first) first = &e;
+    }
+  if (!first) return {};
+  return {str(expectations.path, ":", first->line, ": warning: the driver's version string \"", env.driver,
+              "\" is no dotted numbers: no driver range holds it, so the ", keyed, " entr", keyed == 1 ? "y" : "ies",
+              " with a driver range never apply")};
+}
+
 bool layers_may_apply(const Expectations& expectations, const std::vector<AdapterInfo>& adapters) {
   Environment env;
   env.adapters = adapters;

@@ -131,6 +131,11 @@ std::vector<std::string> unmatched_expectation_warnings(const Expectations& expe
 // version that is no PEP 440 version: no range holds it, so those entries never apply.
 std::vector<std::string> unplaced_version_warnings(const Expectations& expectations, const Environment& env);
 
+// One warning line when entries have a driver range and the driver's version string is
+// known but no dotted numbers ("580.159.04-custom"): those entries never apply. (An unknown,
+// empty, driver string is no warning: without a driver nothing runs.)
+std::vector<std::string> driver_version_warnings(const Expectations& expectations, const Environment& env);
+
 // Whether some entry asks only for packages that `adapters` (the loaded layers) report: an
 // entry without "layers" does. Entries keyed on layers no loaded layer reports never apply.
 bool layers_may_apply(const Expectations& expectations, const std::vector<AdapterInfo>& adapters);

@@ -114,6 +114,7 @@ class ListCommand final : public Command {
     for (const auto& warning : warnings) std::cerr << warning << "\n";
     marks.env = capture_versions();
     marks.env.adapters = loaded_adapters();
+    for (const auto& warning : driver_version_warnings(*marks.expectations, marks.env)) std::cerr << warning << "\n";
     const Expectations& ex = *marks.expectations;
     marks.count.assign(ex.entries.size(), 0);
     for (const auto& e : ex.entries) {

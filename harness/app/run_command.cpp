@@ -96,6 +96,8 @@ class RunCommand final : public Command {
     check_report_options({&junit_, &json_}, inputs);
     RunSession session({device_, execution_, adapters_, command_line, ""});
     session.use_expectations(expectations ? &*expectations : nullptr);
+    if (expectations)
+      for (const auto& warning : driver_version_warnings(*expectations, session.environment())) std::cerr << warning << "\n";
     session.stop_policy().set_rule(until_fail_                  ? StopPolicy::Rule::until_fail
                                    : fail_fast_ || max_failures_ ? StopPolicy::Rule::fail_fast
                                                                  : StopPolicy::Rule::never,
