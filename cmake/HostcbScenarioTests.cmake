@@ -16,7 +16,9 @@
 #   ADAPTERS      --adapter arguments: paths (generator expressions such as
 #                 $<TARGET_FILE:mylayer> work), ready names (cuda_bindings:runtime), @options
 #   FILTER, AXES  --filter and --axis arguments, for the listing and every run
-#   EXPECTATIONS  --expectations for every run: a listed failure is xfail (the test passes)
+#   EXPECTATIONS  --expectations for every run: a listed failure is xfail (the test passes);
+#                 without it, hostcb run reads the shipped known layer bugs installed beside
+#                 it (share/hostcb/known-layer-bugs.jsonc; HOSTCB_EXPECTATIONS= for none)
 #   LABELS        more labels; every test has gpu, scenario, its family and api=<value>
 #   MODE          family (the default, HOSTCB_CTEST_MODE): each family runs once, in one
 #                 worker, as a fixture test that writes its results JSON; each scenario's test

@@ -45,7 +45,7 @@ Options:
   --hostcb PATH  the hostcb binary (default build/hostcb); its adapters are beside it
   --ready        name adapters LAYER:ENTRY (e.g. cupy:external_stream)
   --expectations FILE  known behaviour for every run (default the shipped
-                 expectations/known-layer-bugs.jsonc; '' for none)
+                 expectations/known-layer-bugs.jsonc; '' for none: --no-expectations)
   -h, --help     this text
 Exit: 0 every layer installed and ran green (or nothing ran), 1 one did not, 2 usage.
 USAGE
@@ -127,6 +127,8 @@ ready_name() {
 # hostcb (step N), with SITE (the layer's installed folder) first on PYTHONPATH when given.
 run_module() {
   local n="$1" package="$2" module="$3" label="$4" python="$5" site="${6:-}" adapter json rc
+  local expectation_args=(--no-expectations)  # '' is none, not run's shipped default
+  [ -n "$expectations" ] && expectation_args=(--expectations "$expectations")
   json="$out/$module-$label.json"
   rm -f "$json"
   if [ "$ready" = 1 ]; then adapter="$(ready_name "$module")"
@@ -134,7 +136,7 @@ run_module() {
   echo "layers.sh: $module ($package $label): $hostcb run --adapter $adapter --axis forward=$module" >&2
   HOSTCB_PYTHON="$python" PYTHONPATH="${site:+$site:}$root/harness/adapters/python${PYTHONPATH:+:$PYTHONPATH}" \
     "$hostcb" run --adapter "$adapter" --axis "forward=$module" --json "$json" \
-    ${expectations:+--expectations "$expectations"} "${hostcb_jobs[@]}" "${run_args[@]}" \
+    "${expectation_args[@]}" "${hostcb_jobs[@]}" "${run_args[@]}" \
     >"$out/$module-$label.log" 2>&1
   rc=$?
   if [ -s "$json" ]; then

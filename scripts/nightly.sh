@@ -56,7 +56,7 @@ for toolkit in "${toolkits[@]}"; do
     continue
   fi
   run_args=(run --device all --json "$runs/cuda-$version.json" --junit "$runs/cuda-$version.xml")
-  [ -n "$expectations" ] && run_args+=(--expectations "$expectations")
+  if [ -n "$expectations" ]; then run_args+=(--expectations "$expectations"); else run_args+=(--no-expectations); fi
   "$build/hostcb" "${run_args[@]}" "$@" >"$runs/cuda-$version.log" 2>&1
   rc=$?
   echo "nightly: CUDA $version: exit $rc, $(grep -E '^[0-9]+ scenarios' "$runs/cuda-$version.log" | tail -n 1)"

@@ -114,6 +114,11 @@ venv_python="$venv/bin/python"
 # release's own file).
 shipped="$("$venv_python" -c 'import hostcb; print(hostcb.prefix())')/share/hostcb/known-layer-bugs.jsonc"
 cmp -s "$shipped" "$root/expectations/known-layer-bugs.jsonc" || die "the wheel carries no known-layer-bugs.jsonc ($shipped)"
+# The shipped known layer bugs are in the wheel (hostcb/share/hostcb/) and found there by default.
+"$venv/bin/hostcb" list --expectations shipped --filter 'replay/*' >/dev/null 2>"$work/shipped.err" ||
+  die "the wheel's hostcb does not find its shipped expectations: $(tail -n 2 "$work/shipped.err")"
+grep -q '/share/hostcb/known-layer-bugs.jsonc:[0-9]*: applies to' "$work/shipped.err" ||
+  die "list --expectations shipped did not read the wheel's file: $(tail -n 2 "$work/shipped.err")"
 
 step "pytest --hostcb-layer tests/py/fake_layer.py, with the wheel's hostcb"
 (cd "$work" && "$venv_python" -m pytest --hostcb-layer "$root/tests/py/fake_layer.py" -q -rs -p no:cacheprovider \

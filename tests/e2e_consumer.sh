@@ -3,7 +3,8 @@
 # build with cmake --install into a folder, configures tests/consumer against it, and checks
 # its CTest tests: one per listed scenario (PREFIX:id) and one run per family
 # (PREFIX:family:name), with the labels asked for; the fake layer's scenarios pass, the stub's
-# expected failure is an xfail and passes, and fails once the expectations file is dropped; a
+# expected failure is an xfail and passes, and fails once the expectations file is dropped; the
+# shipped known-layer-bugs.jsonc is installed into share/hostcb/ and found there; a
 # layer that cannot be loaded is one failing test.
 # The installed binary and adapters need no library but the C and C++ runtimes (and, where
 # the toolkit has no static one, libcudart): spdlog and fmt header-only, no libpython.
@@ -19,7 +20,7 @@ prefix="$work/prefix"
 cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 || fail "cmake --install failed: $(tail -n 3 "$work/install.log")"
 for f in bin/hostcb include/hostcb/adapter.h lib/cmake/hostcb/hostcbConfig.cmake lib/hostcb/libhostcb_example_adapter.so \
          lib/hostcb/libhostcb_python_runtime.so lib/hostcb/libhostcb_python_driver.so \
-         lib/hostcb/python/hostcb_layers/cuda_bindings_runtime.py; do
+         lib/hostcb/python/hostcb_layers/cuda_bindings_runtime.py share/hostcb/known-layer-bugs.jsonc; do
   [ -e "$prefix/$f" ] || fail "cmake --install left out $f"
 done
 # The shipped expectations, as the wheel carries them (docs/ci.md): the source tree's file.
@@ -29,6 +30,14 @@ for plugin in "$build"/libhostcb_cccl_host_launch_*.so; do  # every CCCL plugin 
   [ -e "$plugin" ] || continue
   [ -e "$prefix/lib/hostcb/$(basename "$plugin")" ] || fail "cmake --install left out $(basename "$plugin")"
 done
+
+# The shipped known layer bugs, found by the installed binary beside it (run's default).
+"$prefix/bin/hostcb" list --expectations shipped >/dev/null 2>"$work/shipped.err" ||
+  fail "the installed hostcb does not find its shipped expectations: $(tail -n 3 "$work/shipped.err")"
+grep -q "^$prefix/bin/../share/hostcb/known-layer-bugs.jsonc:[0-9]*: applies to none: no loaded layer reports cuda-bindings" \
+  "$work/shipped.err" || fail "list --expectations shipped did not read the installed file: $(tail -n 3 "$work/shipped.err")"
+cmp -s "$prefix/share/hostcb/known-layer-bugs.jsonc" "$src/../../expectations/known-layer-bugs.jsonc" ||
+  fail "the installed known-layer-bugs.jsonc is not the source's"
 
 system='^(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux-x86-64|libasan|libubsan)\.so'  # the sanitizers' runtimes in an ASan build
 for object in "$prefix/bin/hostcb" "$prefix"/lib/hostcb/*.so; do

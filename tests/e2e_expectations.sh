@@ -46,7 +46,7 @@ fi
 # A value nested 200,000 deep (a recursive copy crashed on it): refused by the depth limit.
 { printf '{"format": "hostcb-expectations", "format_version": 1, "expectations": [{"expect": '
   printf '%200000s' '' | tr ' ' '['; printf '%200000s' '' | tr ' ' ']'; printf '}]}'; } >"$work/deep.jsonc"
-for bad in malformed:8:13 unknown_key:6:22 format_number:2:3 huge_version:5:72 min_above_max:5:72 deep:1:97; do
+for bad in malformed:8:13 unknown_key:6:22 format_number:2:3 bad_version:6:72 min_above_max:5:72 deep:1:97; do
   name="${bad%%:*}" where="${bad#*:}"
   file="$fixtures/$name.jsonc"
   [ -e "$file" ] || file="$work/$name.jsonc"

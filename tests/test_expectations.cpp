@@ -54,11 +54,11 @@ TEST_CASE("the first entry that applies wins, by id, driver and runtime", "[expe
                                        "x.jsonc");
   REQUIRE(ex.entries.size() == 2);
   CHECK(ex.entries[1].line == 4);
-  CHECK(find_expectation(ex, "replay/a", env_with("560.1", 13000))->reason == "old driver");
-  CHECK(find_expectation(ex, "replay/a", env_with("580.159.04", 12040))->reason == "12.x");
-  CHECK(find_expectation(ex, "replay/a", env_with("580.159.04", 13000)) == nullptr);
-  CHECK(find_expectation(ex, "replay/a", env_with("", 13000)) == nullptr);  // unknown driver
-  CHECK(find_expectation(ex, "ordering/a", env_with("560.1", 12040)) == nullptr);
+  CHECK(find_expectation(ex, "replay/a", {}, env_with("560.1", 13000))->reason == "old driver");
+  CHECK(find_expectation(ex, "replay/a", {}, env_with("580.159.04", 12040))->reason == "12.x");
+  CHECK(find_expectation(ex, "replay/a", {}, env_with("580.159.04", 13000)) == nullptr);
+  CHECK(find_expectation(ex, "replay/a", {}, env_with("", 13000)) == nullptr);  // unknown driver
+  CHECK(find_expectation(ex, "ordering/a", {}, env_with("560.1", 12040)) == nullptr);
 }
 
 TEST_CASE("expected failures become xfail, passes become xpass, other results stay", "[expectations]") {
@@ -85,16 +85,18 @@ TEST_CASE("a malformed expectations file is refused with its line and column", "
             .rfind("x.jsonc:3:16: not valid JSON", 0) == 0);
   CHECK(refusal(std::string(kHeader) + R"({"id": "a", "expect": ["fial"], "reason": "r", "link": "l"}]})")
             .rfind("x.jsonc:3:13: \"expect\" lists \"fial\"", 0) == 0);
-  CHECK(refusal(std::string(kHeader) + R"({"id": "a", "expect": ["failed"], "reason": "r"}]})")
-            .rfind("x.jsonc:3:1: \"link\" must be a non-empty string", 0) == 0);
+  CHECK(refusal(std::string(kHeader) + R"({"id": "a", "expect": ["failed"], "link": "l"}]})")
+            .rfind("x.jsonc:3:1: \"reason\" must be a non-empty string", 0) == 0);
+  CHECK(refusal(std::string(kHeader) + R"({"id": "a", "expect": ["failed"], "reason": "r", "link": ""}]})")
+            .rfind("x.jsonc:3:50: \"link\" must be a non-empty string (or left out)", 0) == 0);
   CHECK(refusal(std::string(kHeader) + R"({"id": "a", "expect": ["failed"], "reason": "r", "link": "l", "driver": {"min": "5x"}}]})")
             .find("\"driver.min\" must be a version string") != std::string::npos);
   CHECK(refusal("{\"format\": \"other\", \"format_version\": 1, \"expectations\": []}")
             .find("\"format\" must be \"hostcb-expectations\"") != std::string::npos);
   CHECK(refusal(std::string(kHeader) + "]}").empty());  // an empty list is fine
   // Comments are allowed anywhere, and braces inside them do not confuse the positions.
-  CHECK(refusal(std::string(kHeader) + "// { not an entry\n/* { */ {\"id\": \"a\", \"expect\": [\"failed\"], \"reason\": \"r\"}]}")
-            .rfind("x.jsonc:4:9: \"link\"", 0) == 0);
+  CHECK(refusal(std::string(kHeader) + "// { not an entry\n/* { */ {\"id\": \"a\", \"expect\": [\"failed\"], \"link\": \"l\"}]}")
+            .rfind("x.jsonc:4:9: \"reason\"", 0) == 0);
 }
 
 TEST_CASE("a key given twice in one object is refused, never last-wins", "[expectations]") {
@@ -110,19 +112,21 @@ TEST_CASE("a key given twice in one object is refused, never last-wins", "[expec
   CHECK(refusal(std::string(kHeader) + entry + R"(, "driver": {"min": "1", "max": "2"}}]})").empty());
 }
 
-TEST_CASE("a format that is not a string, or versions past 9 digits, are refused at load", "[expectations]") {
+TEST_CASE("a format that is not a string is refused at load, and versions of any length are read", "[expectations]") {
   CHECK(refusal("{\"format\": 5, \"format_version\": 1, \"expectations\": []}")
             .rfind("x.jsonc:1:2: \"format\" must be \"hostcb-expectations\"", 0) == 0);
   CHECK(refusal("{\"format\": \"hostcb-expectations\", \"format_version\": \"1\", \"expectations\": []}")
             .rfind("x.jsonc:1:35: \"format_version\" must be 1", 0) == 0);
   CHECK(contains(refusal(std::string(kHeader) +
-                         R"({"id": "a", "expect": ["failed"], "reason": "r", "link": "l", "runtime": {"min": "99999999999999999999999"}}]})"),
+                         R"({"id": "a", "expect": ["failed"], "reason": "r", "link": "l", "runtime": {"min": "12.x"}}]})"),
                  "\"runtime.min\" must be a version string"));
+  // Issue 36: numbers of any length, as Python's ints (a 23-digit bound once overflowed).
   CHECK(refusal(std::string(kHeader) +
-                R"({"id": "a", "expect": ["failed"], "reason": "r", "link": "l", "runtime": {"min": "999999999.0"}}]})")
+                R"({"id": "a", "expect": ["failed"], "reason": "r", "link": "l", "runtime": {"min": "99999999999999999999999"}}]})")
             .empty());
-  // A version from the system is never refused, only compared: past 9 digits saturates.
   CHECK(compare_version_prefix("99999999999999999999999", "12") == 1);
+  CHECK(compare_version_prefix("99999999999999999999999", "99999999999999999999998") == 1);
+  CHECK(compare_version_prefix("580.159.04", "580.159.4") == 0);
 }
 
 TEST_CASE("an expect value nested deeper than the limit is refused, not copied", "[expectations]") {
@@ -191,7 +195,8 @@ TEST_CASE("many entries for one id load, warn and apply in linear time", "[expec
   Expectations ex = parse_expectations(text, "x.jsonc");
   std::vector<std::string> ids;
   for (int i = 0; i < 1000; ++i) ids.push_back(str("s/y", i));
-  const std::vector<std::string> unmatched = unmatched_expectation_warnings(ex, ids, {});
+  const std::vector<std::string> unmatched =
+      unmatched_expectation_warnings(ex, std::vector<PlannedScenario>(ids.begin(), ids.end()), {});
   std::vector<Result> results;
   for (const auto& id : ids) results.push_back(result(id, Status::failed));
   results.push_back(result("s/x", Status::failed));
@@ -218,10 +223,10 @@ TEST_CASE("the first entry that applies wins, exact ids and globs alike", "[expe
 {"id": "stub/x", "expect": ["failed"], "reason": "b", "link": "l"},
 {"id": "stub/*", "expect": ["failed"], "reason": "c", "link": "l"}]})",
                                        "x.jsonc");
-  CHECK(find_expectation(ex, "stub/x", env_with("700", 12040))->reason == "a");
-  CHECK(find_expectation(ex, "stub/x", env_with("580", 12040))->reason == "b");
-  CHECK(find_expectation(ex, "stub/y", env_with("580", 12040))->reason == "c");
-  CHECK(find_expectation(ex, "other/y", env_with("580", 12040)) == nullptr);
+  CHECK(find_expectation(ex, "stub/x", {}, env_with("700", 12040))->reason == "a");
+  CHECK(find_expectation(ex, "stub/x", {}, env_with("580", 12040))->reason == "b");
+  CHECK(find_expectation(ex, "stub/y", {}, env_with("580", 12040))->reason == "c");
+  CHECK(find_expectation(ex, "other/y", {}, env_with("580", 12040)) == nullptr);
 }
 
 namespace {
@@ -238,12 +243,12 @@ const char* kLayerEntry =
 TEST_CASE("an entry keyed on a layer's version applies only where a loaded layer reports it in range", "[expectations]") {
   Expectations ex = parse_expectations(std::string(kHeader) + kLayerEntry + "]}", "x.jsonc");
   const std::string id = "replay/api=runtime/forward=cuda_bindings_runtime/build=capture_global/replays=2/sync=each";
-  CHECK(find_expectation(ex, id, env_with_layer("cuda-bindings", "13.3.1")) != nullptr);
-  CHECK(find_expectation(ex, id, env_with_layer("cuda-bindings", "13.4.4")) != nullptr);
-  CHECK(find_expectation(ex, id, env_with_layer("cuda-bindings", "13.5.0")) == nullptr);   // fixed
-  CHECK(find_expectation(ex, id, env_with_layer("cuda-bindings", "12.9.10")) == nullptr);  // below the range
-  CHECK(find_expectation(ex, id, env_with_layer("cuda-python", "13.3.1")) == nullptr);     // another package
-  CHECK(find_expectation(ex, id, env_with("580.159.04", 13000)) == nullptr);               // no layer loaded
+  CHECK(find_expectation(ex, id, {}, env_with_layer("cuda-bindings", "13.3.1")) != nullptr);
+  CHECK(find_expectation(ex, id, {}, env_with_layer("cuda-bindings", "13.4.4")) != nullptr);
+  CHECK(find_expectation(ex, id, {}, env_with_layer("cuda-bindings", "13.5.0")) == nullptr);   // fixed
+  CHECK(find_expectation(ex, id, {}, env_with_layer("cuda-bindings", "12.9.10")) == nullptr);  // below the range
+  CHECK(find_expectation(ex, id, {}, env_with_layer("cuda-python", "13.3.1")) == nullptr);     // another package
+  CHECK(find_expectation(ex, id, {}, env_with("580.159.04", 13000)) == nullptr);               // no layer loaded
   // With driver and runtime: all must hold.
   Expectations both = parse_expectations(
       std::string(kHeader) +
@@ -252,8 +257,8 @@ TEST_CASE("an entry keyed on a layer's version applies only where a loaded layer
       "x.jsonc");
   Environment old_runtime = env_with_layer("cuda-bindings", "13.3.1");
   old_runtime.runtime_version = 12040;
-  CHECK(find_expectation(both, id, env_with_layer("cuda-bindings", "13.3.1")) != nullptr);
-  CHECK(find_expectation(both, id, old_runtime) == nullptr);
+  CHECK(find_expectation(both, id, {}, env_with_layer("cuda-bindings", "13.3.1")) != nullptr);
+  CHECK(find_expectation(both, id, {}, old_runtime) == nullptr);
   // Two entries for two layer versions are no duplicates.
   Expectations two = parse_expectations(
       std::string(kHeader) + kLayerEntry + ",\n" +
@@ -261,7 +266,7 @@ TEST_CASE("an entry keyed on a layer's version applies only where a loaded layer
           " \"expect\": [\"error\"], \"reason\": \"#790\", \"link\": \"l\"}]}",
       "x.jsonc");
   CHECK(two.warnings.empty());
-  CHECK(find_expectation(two, id, env_with_layer("cuda-bindings", "12.9.10")) == &two.entries[1]);
+  CHECK(find_expectation(two, id, {}, env_with_layer("cuda-bindings", "12.9.10")) == &two.entries[1]);
 }
 
 TEST_CASE("a malformed layer range or an unknown layer package is refused with one line", "[expectations]") {
@@ -271,7 +276,7 @@ TEST_CASE("a malformed layer range or an unknown layer package is refused with o
   };
   CHECK(contains(refusal(entry("{\"cuda-bindings\": \"13.0\"}")), "x.jsonc:3:"));
   CHECK(contains(refusal(entry("{\"cuda-bindings\": \"13.0\"}")), "\"layers.cuda-bindings\": '13.0' starts with no operator"));
-  CHECK(contains(refusal(entry("{\"cuda-bindings\": \">=13.x\"}")), "'13.x' is no release version"));
+  CHECK(contains(refusal(entry("{\"cuda-bindings\": \">=13.x\"}")), "'13.x' is no version (PEP 440"));
   CHECK(contains(refusal(entry("{\"cuda-bindings\": 13}")), "must be a version range"));
   CHECK(contains(refusal(entry("{}")), "\"layers\" must be an object of package names"));
   CHECK(contains(refusal(entry("[\"cuda-bindings\"]")), "\"layers\" must be an object of package names"));
@@ -322,4 +327,175 @@ TEST_CASE("every package a shipped layer module reports is a known layer package
     }
   }
   CHECK(names >= 10);
+}
+
+namespace {
+Params params_of(std::initializer_list<std::pair<const char*, const char*>> values) {
+  Params p;
+  for (const auto& [axis, value] : values) p.add(axis, value);
+  return p;
+}
+}  // namespace
+
+TEST_CASE("an entry may name several ids, any of which names a scenario", "[expectations]") {
+  // Issue 36: one reason and link for many globs, in one entry.
+  Expectations ex = parse_expectations(std::string(kHeader) +
+                                           R"({"id": ["replay/*", "ordering/x", "lifetime/*/y"], "expect": ["error"], "reason": "r"},
+{"id": "replay/*", "expect": ["failed"], "reason": "later"}]})",
+                                       "x.jsonc");
+  REQUIRE(ex.entries.size() == 2);
+  CHECK(ex.entries[0].ids() == "replay/*, ordering/x, lifetime/*/y");
+  for (const char* id : {"replay/a", "ordering/x", "lifetime/q/y"}) {
+    INFO(id);
+    CHECK(find_expectation(ex, id, {}, {}) == &ex.entries[0]);
+  }
+  CHECK(find_expectation(ex, "ordering/xx", {}, {}) == nullptr);
+  CHECK(find_expectation(ex, "lifetime/q/z", {}, {}) == nullptr);
+  // The second entry's only glob is the first one's: it never applies, and says so.
+  REQUIRE(ex.warnings.size() == 1);
+  CHECK(contains(ex.warnings[0], "x.jsonc:4: warning: the same id and versions as the entry at line 3"));
+  // A glob no scenario has is named among the others.
+  const std::vector<std::string> unmatched = unmatched_expectation_warnings(ex, {"replay/a", "ordering/x"}, {});
+  CHECK(unmatched.empty());
+  CHECK(unmatched_expectation_warnings(ex, {"ordering/x"}, {}).size() == 1);  // the second entry's replay/* is nowhere
+  // Malformed lists are refused with where they are.
+  CHECK(contains(refusal(std::string(kHeader) + R"({"id": [], "expect": ["failed"], "reason": "r"}]})"),
+                 "x.jsonc:3:2: \"id\" must be a glob over scenario ids, or a list of them, none empty"));
+  CHECK(contains(refusal(std::string(kHeader) + R"({"id": ["a", 5], "expect": ["failed"], "reason": "r"}]})"),
+                 "\"id\" must be a glob over scenario ids, or a list of them"));
+  CHECK(contains(refusal(std::string(kHeader) + R"({"id": ["a", ""], "expect": ["failed"], "reason": "r"}]})"), "none empty"));
+  // An entry with one new glob among old ones is no duplicate.
+  Expectations partly = parse_expectations(std::string(kHeader) + R"({"id": "a/*", "expect": ["failed"], "reason": "r"},
+{"id": ["a/*", "b/*"], "expect": ["failed"], "reason": "r"}]})",
+                                           "x.jsonc");
+  CHECK(partly.warnings.empty());
+  CHECK(find_expectation(partly, "b/x", {}, {}) == &partly.entries[1]);
+}
+
+TEST_CASE("an axis range names the scenarios whose value of that axis is in it", "[expectations]") {
+  // Issue 36: "replays>=2", which no glob can say (replays=2, 5, 100 and whatever comes next).
+  Expectations ex = parse_expectations(std::string(kHeader) +
+                                           R"({"id": "replay/*", "axes": {"replays": ">=2", "sync": "!=0"}, "expect": ["error"], "reason": "r"}]})",
+                                       "x.jsonc");
+  CHECK(find_expectation(ex, "replay/a", params_of({{"replays", "1"}, {"sync", "1"}}), {}) == nullptr);
+  CHECK(find_expectation(ex, "replay/a", params_of({{"replays", "2"}, {"sync", "1"}}), {}) != nullptr);
+  CHECK(find_expectation(ex, "replay/a", params_of({{"replays", "100"}, {"sync", "1"}}), {}) != nullptr);  // numbers, not text
+  CHECK(find_expectation(ex, "replay/a", params_of({{"replays", "100"}, {"sync", "0"}}), {}) == nullptr);  // all must hold
+  CHECK(find_expectation(ex, "replay/a", params_of({{"sync", "1"}}), {}) == nullptr);  // no replays axis: not named
+  CHECK(find_expectation(ex, "ordering/a", params_of({{"replays", "5"}, {"sync", "1"}}), {}) == nullptr);  // the id too
+  // A value that is no version (sync=each) is in no range: the entry names no such scenario.
+  Expectations words = parse_expectations(std::string(kHeader) +
+                                              R"({"id": "*", "axes": {"sync": ">=0"}, "expect": ["error"], "reason": "r"}]})",
+                                          "x.jsonc");
+  CHECK(find_expectation(words, "a", params_of({{"sync", "each"}}), {}) == nullptr);
+  // Checked against what hostcb can run: an axis no scenario has is refused, with a hint;
+  // an entry whose axis values no scenario has is warned about.
+  const std::vector<PlannedScenario> planned = {{"replay/a", params_of({{"replays", "1"}, {"sync", "1"}})},
+                                                {"ordering/b", params_of({{"replays", "5"}, {"sync", "1"}})}};
+  CHECK_NOTHROW(check_axes(ex, planned));
+  Expectations typo = parse_expectations(std::string(kHeader) +
+                                             R"({"id": "replay/*", "axes": {"replay": ">=2"}, "expect": ["error"], "reason": "r"}]})",
+                                         "x.jsonc");
+  try {
+    check_axes(typo, planned);
+    FAIL("an unknown axis was accepted");
+  } catch (const UsageError& e) {
+    CHECK(contains(e.what(), "x.jsonc:3: unknown axis \"replay\"; did you mean \"replays\"?"));
+  }
+  const std::vector<std::string> unmatched = unmatched_expectation_warnings(ex, planned, {});
+  REQUIRE(unmatched.size() == 1);  // replay/a has replays=1 only
+  CHECK(unmatched[0] == "x.jsonc:3: warning: \"replay/*\" at these axis values matches no scenario hostcb can run with these layers");
+  CHECK(contains(refusal(std::string(kHeader) + R"({"id": "a", "axes": {"replays": "2"}, "expect": ["error"], "reason": "r"}]})"),
+                 "\"axes.replays\": '2' starts with no operator"));
+  CHECK(contains(refusal(std::string(kHeader) + R"({"id": "a", "axes": {"replays": 2}, "expect": ["error"], "reason": "r"}]})"),
+                 "\"axes.replays\" must be a version range like \">=2\""));
+  CHECK(contains(refusal(std::string(kHeader) + R"({"id": "a", "axes": {}, "expect": ["error"], "reason": "r"}]})"),
+                 "\"axes\" must be an object of axis names and version ranges"));
+}
+
+TEST_CASE("an entry's link may be left out", "[expectations]") {
+  Expectations ex = parse_expectations(std::string(kHeader) + R"({"id": "a", "expect": ["failed"], "reason": "no issue yet"},
+{"id": "b", "expect": ["failed"], "reason": "known", "link": "https://example.invalid/1"}]})",
+                                       "x.jsonc");
+  CHECK(ex.entries[0].link.empty());
+  CHECK(ex.entries[0].describe() == "no issue yet");
+  CHECK(ex.entries[1].describe() == "known (https://example.invalid/1)");
+  Result r = result("a", Status::failed);
+  apply_expectation(r, ex, {});
+  CHECK(r.status == Status::xfail);
+  CHECK(r.expectation == "no issue yet");
+}
+
+TEST_CASE("a layer version that is no PEP 440 version is said, never silently in no range", "[expectations]") {
+  Expectations ex = parse_expectations(std::string(kHeader) + kLayerEntry + ",\n" + kLayerEntry + "]}", "x.jsonc");
+  CHECK(unplaced_version_warnings(ex, env_with_layer("cuda-bindings", "13.4.5.dev3+g1234abc")).empty());
+  CHECK(unplaced_version_warnings(ex, env_with_layer("cupy-cuda13x", "garbage")).empty());  // no entry keyed on it
+  const std::vector<std::string> warnings = unplaced_version_warnings(ex, env_with_layer("cuda-bindings", "13.4.x-custom"));
+  REQUIRE(warnings.size() == 1);  // one per package, not per entry
+  CHECK(warnings[0] == "x.jsonc:3: warning: a loaded layer reports cuda-bindings \"13.4.x-custom\", which is no PEP 440 "
+                       "version: no range holds it, so the 2 entries keyed on cuda-bindings never apply");
+  // The issue's own version stream: each one xfails under >=13.0,<13.5, or is said not to.
+  const std::string id = "replay/api=runtime/forward=cuda_bindings_runtime/build=capture_global/replays=2/sync=each";
+  // (packaging 26.4's answers: SpecifierSet(">=13.0,<13.5").contains(v).)
+  for (const char* inside : {"13.4.5.dev3+g1234abc", "13.0.1a1", "13.4.4+local", "13.4.99.post2.dev1"}) {
+    INFO(inside);
+    CHECK(find_expectation(ex, id, {}, env_with_layer("cuda-bindings", inside)) != nullptr);
+  }
+  for (const char* outside : {"13.5.0rc1", "13.5.0.dev0", "13.0.0.dev1", "13.0.0rc1.post1", "12.9.10.post3", "13.5.0+local"}) {
+    INFO(outside);
+    CHECK(find_expectation(ex, id, {}, env_with_layer("cuda-bindings", outside)) == nullptr);
+  }
+}
+
+TEST_CASE("run reads the shipped file by default, found beside the binary in the documented order", "[expectations]") {
+  const std::vector<std::string> candidates = shipped_expectations_candidates();
+  REQUIRE(candidates.size() == 2);
+  // The test binary is in BUILD/tests: BUILD/tests/../share/hostcb first, then BUILD/tests/share/hostcb.
+  CHECK(contains(candidates[0], "/../share/hostcb/known-layer-bugs.jsonc"));
+  CHECK(contains(candidates[1], "/share/hostcb/known-layer-bugs.jsonc"));
+  CHECK(candidates[0].substr(0, candidates[0].find("/../")) == candidates[1].substr(0, candidates[1].find("/share/")));
+  const std::optional<std::string> shipped = find_shipped_expectations();
+  REQUIRE(shipped.has_value());  // the build tree's link to expectations/known-layer-bugs.jsonc
+  CHECK(*shipped == candidates[0]);
+  CHECK(load_expectations(*shipped).entries.size() == load_expectations(std::string(HOSTCB_SOURCE_DIR) + "/expectations/known-layer-bugs.jsonc").entries.size());
+  CHECK(expectations_path("shipped") == *shipped);
+  CHECK(expectations_path("mine.jsonc") == "mine.jsonc");
+
+  // The order: --no-expectations, --expectations, $HOSTCB_EXPECTATIONS, the shipped file.
+  const ExpectationsChoice by_default = choose_expectations(std::nullopt, false, nullptr);
+  CHECK(by_default.path == *shipped);
+  CHECK(by_default.by_default);
+  CHECK(choose_expectations(std::nullopt, true, nullptr).path.empty());
+  CHECK(choose_expectations(std::nullopt, true, "mine.jsonc").path.empty());
+  CHECK(choose_expectations(std::string("mine.jsonc"), false, "other.jsonc").path == "mine.jsonc");
+  CHECK(choose_expectations(std::string("shipped"), false, "").path == *shipped);
+  CHECK_FALSE(choose_expectations(std::string("shipped"), false, nullptr).by_default);
+  CHECK(choose_expectations(std::nullopt, false, "").path.empty());  // set empty: none
+  CHECK(choose_expectations(std::nullopt, false, "other.jsonc").path == "other.jsonc");
+  CHECK(choose_expectations(std::nullopt, false, "shipped").path == *shipped);
+
+  // The default speaks up only where an entry may apply: its layers are loaded.
+  const Expectations ex = load_expectations(*shipped);
+  CHECK_FALSE(layers_may_apply(ex, {}));
+  CHECK(layers_may_apply(ex, env_with_layer("cuda-bindings", "13.3.1").adapters));
+  CHECK_FALSE(layers_may_apply(ex, env_with_layer("cuda-core", "0.4.0").adapters));
+}
+
+TEST_CASE("a driver version string that is no dotted numbers is said, never silently in no range", "[expectations]") {
+  Expectations ex = parse_expectations(std::string(kHeader) +
+                                           R"({"id": "a", "driver": {"min": "525"}, "expect": ["failed"], "reason": "r"},
+{"id": "b", "expect": ["failed"], "reason": "r"},
+{"id": "c", "driver": {"max": "600"}, "expect": ["failed"], "reason": "r"}]})",
+                                       "x.jsonc");
+  CHECK(driver_version_warnings(ex, env_with("580.159.04", 13000)).empty());
+  CHECK(driver_version_warnings(ex, env_with("", 13000)).empty());  // unknown: no GPU, nothing runs
+  const std::vector<std::string> warnings = driver_version_warnings(ex, env_with("580.159.04-custom", 13000));
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0] == "x.jsonc:3: warning: the driver's version string \"580.159.04-custom\" is no dotted numbers: "
+                       "no driver range holds it, so the 2 entries with a driver range never apply");
+  CHECK(find_expectation(ex, "a", {}, env_with("580.159.04-custom", 13000)) == nullptr);
+  // A file without driver ranges has nothing to say.
+  CHECK(driver_version_warnings(parse_expectations(std::string(kHeader) + R"({"id": "b", "expect": ["failed"], "reason": "r"}]})", "x.jsonc"),
+                                env_with("weird", 13000))
+            .empty());
 }

@@ -1,13 +1,18 @@
 #include "app/expectations.hpp"
 
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <set>
 #include <sstream>
 #include <unordered_set>
 
+#include "app/options.hpp"
+#include "cuda/adapter_loader.hpp"
 #include "model/errors.hpp"
 #include "model/filter.hpp"
 #include "model/json_input.hpp"
@@ -19,33 +24,10 @@ namespace hostcb {
 namespace {
 
 using Json = nlohmann::ordered_json;
-constexpr std::size_t kMaxPartDigits = 9;  // each number of a version fits a long, always
 constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;
 
-// Saturates instead of throwing: a driver string from the system is not checked by is_version.
-std::vector<long> version_numbers(const std::string& text) {
-  std::vector<long> numbers{0};
-  for (char c : text) {
-    if (c == '.') {
-      numbers.push_back(0);
-    } else if (c >= '0' && c <= '9') {
-      long& n = numbers.back();
-      n = n >= 100000000000L ? n : n * 10 + (c - '0');
-    }
-  }
-  return numbers;
-}
-
-bool is_version(const std::string& text) {
-  if (text.empty() || text.front() == '.' || text.back() == '.') return false;
-  if (text.find_first_not_of("0123456789.") != std::string::npos || text.find("..") != std::string::npos) return false;
-  std::size_t run = 0;
-  for (char c : text) {
-    run = c == '.' ? 0 : run + 1;
-    if (run > kMaxPartDigits) return false;
-  }
-  return true;
-}
+// Dotted numbers, each of any length (model/version_specifier.hpp reads them).
+bool is_version(const std::string& text) { return parse_release(text).has_value(); }
 
 // Where things are in the file, for messages: the start of every entry (an object two
 // levels down: root object, "expectations" array, entry), skipping strings and comments.
@@ -128,43 +110,64 @@ std::optional<VersionRange> read_range(const Json& entry, const char* key, const
   return range;
 }
 
-std::vector<std::pair<std::string, VersionSpecifier>> read_layers(const Json& entry, const std::string& path,
+// "layers" (package -> range) or "axes" (axis -> range): an object of version ranges.
+std::vector<std::pair<std::string, VersionSpecifier>> read_ranges(const Json& entry, const char* key, const char* names,
+                                                                   const char* example, const std::string& path,
                                                                    const SourceMap& map, std::size_t index) {
-  std::vector<std::pair<std::string, VersionSpecifier>> layers;
-  if (!entry.contains("layers")) return layers;
-  const auto& j = entry.at("layers");
+  std::vector<std::pair<std::string, VersionSpecifier>> ranges;
+  if (!entry.contains(key)) return ranges;
+  const auto& j = entry.at(key);
   if (!j.is_object() || j.empty())
-    fail_at(path, map.where(index, "layers"), "\"layers\" must be an object of package names and version ranges");
-  for (const auto& [package, range] : j.items()) {
+    fail_at(path, map.where(index, key), str("\"", key, "\" must be an object of ", names, " and version ranges"));
+  for (const auto& [name, range] : j.items()) {
     if (!range.is_string())
-      fail_at(path, map.where(index, "layers"), str("\"layers.", package, "\" must be a version range like \">=13.0,<13.5\""));
+      fail_at(path, map.where(index, key), str("\"", key, ".", name, "\" must be a version range like \"", example, "\""));
     try {
-      layers.emplace_back(package, VersionSpecifier::parse(range.get<std::string>()));
+      ranges.emplace_back(name, VersionSpecifier::parse(range.get<std::string>()));
     } catch (const std::invalid_argument& e) {
-      fail_at(path, map.where(index, "layers"), str("\"layers.", package, "\": ", e.what()));
+      fail_at(path, map.where(index, key), str("\"", key, ".", name, "\": ", e.what()));
     }
   }
-  return layers;
+  return ranges;
+}
+
+// "id": one glob, or a list of them.
+std::vector<std::string> read_ids(const Json& entry, const std::string& path, const SourceMap& map, std::size_t index) {
+  static const Json none;
+  const Json& id = entry.contains("id") ? entry.at("id") : none;
+  std::vector<std::string> ids;
+  if (id.is_string()) {
+    ids.push_back(id.get<std::string>());
+  } else if (id.is_array()) {
+    for (const auto& glob : id) ids.push_back(glob.is_string() ? glob.get<std::string>() : "");
+  }
+  if (ids.empty() || std::any_of(ids.begin(), ids.end(), [](const std::string& glob) { return glob.empty(); }))
+    fail_at(path, map.where(index, "id"), "\"id\" must be a glob over scenario ids, or a list of them, none empty");
+  return ids;
 }
 
 Expectation read_entry(const Json& entry, const std::string& path, const SourceMap& map, std::size_t index) {
-  static const std::set<std::string> known = {"id", "driver", "runtime", "layers", "expect", "reason", "link"};
+  static const std::set<std::string> known = {"id", "axes", "driver", "runtime", "layers", "expect", "reason", "link"};
   if (!entry.is_object()) fail_at(path, map.where(index), "each expectation must be an object");
   for (const auto& [key, value] : entry.items())
     if (!known.count(key))
-      fail_at(path, map.where(index, key), str("unknown key \"", key, "\" (known: id, driver, runtime, layers, expect, reason, link)"));
+      fail_at(path, map.where(index, key),
+              str("unknown key \"", key, "\" (known: id, axes, driver, runtime, layers, expect, reason, link)"));
   Expectation e;
   e.line = map.line_of(index);
-  for (const char* key : {"id", "reason", "link"}) {
+  e.id_patterns = read_ids(entry, path, map, index);
+  for (const char* key : {"reason", "link"}) {
+    const bool optional = std::string(key) == "link";
+    if (optional && !entry.contains(key)) continue;
     if (!entry.contains(key) || !entry.at(key).is_string() || entry.at(key).get<std::string>().empty())
-      fail_at(path, map.where(index, key), str("\"", key, "\" must be a non-empty string"));
+      fail_at(path, map.where(index, key), str("\"", key, "\" must be a non-empty string", optional ? " (or left out)" : ""));
   }
-  e.id_pattern = entry.at("id").get<std::string>();
   e.reason = entry.at("reason").get<std::string>();
-  e.link = entry.at("link").get<std::string>();
+  if (entry.contains("link")) e.link = entry.at("link").get<std::string>();
+  e.axes = read_ranges(entry, "axes", "axis names", ">=2", path, map, index);
   e.driver = read_range(entry, "driver", path, map, index);
   e.runtime = read_range(entry, "runtime", path, map, index);
-  e.layers = read_layers(entry, path, map, index);
+  e.layers = read_ranges(entry, "layers", "package names", ">=13.0,<13.5", path, map, index);
   static const Json none;
   const Json& expect = entry.contains("expect") ? entry.at("expect") : none;
   if (!expect.is_array() || expect.empty())
@@ -180,21 +183,34 @@ Expectation read_entry(const Json& entry, const std::string& path, const SourceM
   return e;
 }
 
-// An entry with the id and ranges of an earlier one never applies: the first one wins.
-// Keyed by id and both ranges, so 150,000 entries for one id cost a map, not their square.
+// An entry whose every glob an earlier entry with the same conditions has never applies:
+// the first one wins. Keyed by conditions and glob, so 150,000 entries for one id cost a
+// map, not their square.
 std::vector<std::string> duplicate_warnings(const Expectations& expectations) {
   auto range_key = [](const std::optional<VersionRange>& r) { return r ? "[" + r->min + "," + r->max + "]" : std::string("-"); };
+  auto ranges_key = [](const std::vector<std::pair<std::string, VersionSpecifier>>& ranges) {
+    std::string key;  // entries for other axis values or layer versions are no duplicates
+    for (const auto& [name, range] : ranges) key += name + "=" + range.text() + ";";
+    return key;
+  };
   std::vector<std::string> warnings;
   std::map<std::string, const Expectation*> first_with;
   for (const auto& e : expectations.entries) {
-    std::string layers;  // entries for other layer versions are no duplicates
-    for (const auto& [package, range] : e.layers) layers += package + "=" + range.text() + ";";
-    // The id last: it may hold any character, the ranges only digits and dots.
-    auto [it, fresh] =
-        first_with.emplace(range_key(e.driver) + " " + range_key(e.runtime) + " " + layers + " " + e.id_pattern, &e);
-    if (!fresh)
-      warnings.push_back(str(expectations.path, ":", e.line, ": warning: the same id and versions as the entry at line ",
-                             it->second->line, ": this one never applies"));
+    const std::string conditions = range_key(e.driver) + " " + range_key(e.runtime) + " " + ranges_key(e.layers) + " " +
+                                   ranges_key(e.axes) + " ";
+    const Expectation* earlier = nullptr;
+    bool shadowed = true;
+    for (const auto& glob : e.id_patterns) {  // the glob last: it may hold any character
+      auto [it, fresh] = first_with.emplace(conditions + glob, &e);
+      if (fresh || it->second == &e) {
+        shadowed = false;
+      } else if (!earlier) {
+        earlier = it->second;
+      }
+    }
+    if (shadowed && earlier)
+      warnings.push_back(str(expectations.path, ":", e.line, ": warning: the same ", e.id_patterns.size() > 1 ? "ids" : "id",
+                             " and versions as the entry at line ", earlier->line, ": this one never applies"));
   }
   return warnings;
 }
@@ -206,15 +222,26 @@ bool is_literal(const std::string& glob) { return glob.find_first_of("*?") == st
 void index_entries(Expectations& expectations) {
   std::map<std::string, std::size_t> glob_slot;
   for (std::size_t i = 0; i < expectations.entries.size(); ++i) {
-    const std::string& glob = expectations.entries[i].id_pattern;
-    if (is_literal(glob)) {
-      expectations.exact_ids[glob].push_back(i);
-      continue;
+    for (const std::string& glob : expectations.entries[i].id_patterns) {
+      auto add = [i](std::vector<std::size_t>& entries) {
+        if (entries.empty() || entries.back() != i) entries.push_back(i);  // one glob twice in an entry
+      };
+      if (is_literal(glob)) {
+        add(expectations.exact_ids[glob]);
+        continue;
+      }
+      auto [it, fresh] = glob_slot.emplace(glob, expectations.globs.size());
+      if (fresh) expectations.globs.push_back({glob, {}});
+      add(expectations.globs[it->second].second);
     }
-    auto [it, fresh] = glob_slot.emplace(glob, expectations.globs.size());
-    if (fresh) expectations.globs.push_back({glob, {}});
-    expectations.globs[it->second].second.push_back(i);
   }
+}
+
+// Whether the scenario's axis values are in the entry's axis ranges.
+bool axes_hold(const Expectation& e, const Params& params) {
+  for (const auto& [axis, range] : e.axes)
+    if (!params.has(axis) || !range.contains(params.get(axis))) return false;
+  return true;
 }
 
 // The version of `package` that a loaded layer reports, in load order; nullptr when none does.
@@ -225,12 +252,13 @@ const std::string* reported_version(const Environment& env, const std::string& p
   return nullptr;
 }
 
-bool layers_hold(const Expectation& e, const Environment& env) {
-  for (const auto& [package, range] : e.layers) {
-    const std::string* version = reported_version(env, package);
-    if (!version || !range.contains(*version)) return false;
-  }
-  return true;
+// The folder of the running binary ("" when unknown).
+std::string binary_folder() {
+  char exe[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "";
+  const std::string path(exe, static_cast<std::size_t>(n));
+  return path.substr(0, path.rfind('/'));
 }
 
 }  // namespace
@@ -256,11 +284,10 @@ void check_layer_packages(const Expectations& expectations, const Environment& e
 }
 
 int compare_version_prefix(const std::string& version, const std::string& bound) {
-  std::vector<long> v = version_numbers(version), b = version_numbers(bound);
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    long part = i < v.size() ? v[i] : 0;
-    if (part != b[i]) return part < b[i] ? -1 : 1;
-  }
+  const std::vector<Number> v = parse_release(version).value_or(std::vector<Number>{}),
+                            b = parse_release(bound).value_or(std::vector<Number>{});
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (int c = compare_numbers(i < v.size() ? v[i] : Number("0"), b[i])) return c;
   return 0;
 }
 
@@ -271,7 +298,67 @@ bool VersionRange::contains(const std::string& version) const {
   return true;
 }
 
-std::string Expectation::describe() const { return reason + " (" + link + ")"; }
+std::string Expectation::describe() const { return link.empty() ? reason : reason + " (" + link + ")"; }
+
+std::string Expectation::ids() const {
+  std::string text;
+  for (const auto& glob : id_patterns) text += (text.empty() ? "" : ", ") + glob;
+  return text;
+}
+
+bool entry_applies(const Expectation& e, const Environment& env, std::string* why) {
+  auto no = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return false;
+  };
+  if (e.driver && !e.driver->contains(env.driver))
+    return no(env.driver.empty() ? "the driver's version is unknown" : str("driver ", env.driver, " is not in its range"));
+  const std::string runtime = cuda_version_string(env.runtime_version);
+  if (e.runtime && !e.runtime->contains(runtime)) return no(str("runtime ", runtime, " is not in its range"));
+  for (const auto& [package, range] : e.layers) {
+    const std::string* version = reported_version(env, package);
+    if (!version) return no(str("no loaded layer reports ", package));
+    if (!range.contains(*version)) return no(str(package, " ", *version, " is not in ", range.text()));
+  }
+  return true;
+}
+
+std::vector<std::string> shipped_expectations_candidates() {
+  const std::string bin = binary_folder();
+  if (bin.empty()) return {};
+  std::vector<std::string> candidates;
+  for (const char* under : {"/../" HOSTCB_INSTALL_DATADIR "/hostcb/", "/" HOSTCB_INSTALL_DATADIR "/hostcb/"})
+    candidates.push_back(bin + under + "known-layer-bugs.jsonc");
+  return candidates;
+}
+
+std::optional<std::string> find_shipped_expectations() {
+  for (const auto& path : shipped_expectations_candidates()) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return path;
+  }
+  return std::nullopt;
+}
+
+std::string expectations_path(const std::string& name) {
+  if (name != kShippedExpectations) return name;
+  if (std::optional<std::string> found = find_shipped_expectations()) return *found;
+  std::string looked;
+  for (const auto& path : shipped_expectations_candidates()) looked += (looked.empty() ? "" : ", ") + path;
+  throw UsageError(str("shipped expectations: no known-layer-bugs.jsonc beside this binary (looked at ",
+                       looked.empty() ? "nothing: the binary's own path is unknown" : looked, "); give the file's path"));
+}
+
+ExpectationsChoice choose_expectations(const std::optional<std::string>& given, bool off, const char* variable) {
+  if (off) return {"", "--no-expectations", false};
+  if (given) return {expectations_path(*given), "--expectations", false};
+  if (variable) {
+    if (!*variable) return {"", str("$", kExpectationsVariable, " (set empty)"), false};
+    return {expectations_path(variable), str("$", kExpectationsVariable), false};
+  }
+  if (std::optional<std::string> found = find_shipped_expectations()) return {*found, "the shipped default", true};
+  return {"", "no shipped file found", false};
+}
 
 Expectations parse_expectations(const std::string& text, const std::string& path) {
   JsonLimits limits;
@@ -308,36 +395,114 @@ Expectations load_expectations(const std::string& path) {
 }
 
 std::vector<std::string> unmatched_expectation_warnings(const Expectations& expectations,
-                                                        const std::vector<std::string>& planned_ids,
+                                                        const std::vector<PlannedScenario>& planned,
                                                         const Environment& env) {
-  const std::unordered_set<std::string> ids(planned_ids.begin(), planned_ids.end());
+  std::unordered_map<std::string, std::vector<const PlannedScenario*>> by_id;
+  for (const auto& s : planned) by_id[s.id].push_back(&s);
   std::vector<bool> matched(expectations.entries.size(), false);
+  auto match = [&](const std::vector<std::size_t>& entries, const PlannedScenario& s) {
+    for (std::size_t i : entries)
+      if (!matched[i] && axes_hold(expectations.entries[i], s.params)) matched[i] = true;
+  };
   for (const auto& [id, entries] : expectations.exact_ids)
-    if (ids.count(id))
-      for (std::size_t i : entries) matched[i] = true;
+    if (auto found = by_id.find(id); found != by_id.end())
+      for (const PlannedScenario* s : found->second) match(entries, *s);
   for (const auto& [glob, entries] : expectations.globs)  // each distinct glob once
-    if (std::any_of(planned_ids.begin(), planned_ids.end(), [&](const std::string& id) { return glob_match(glob, id); }))
-      for (std::size_t i : entries) matched[i] = true;
+    for (const auto& s : planned) {
+      if (std::all_of(entries.begin(), entries.end(), [&](std::size_t i) { return matched[i]; })) break;
+      if (glob_match(glob, s.id)) match(entries, s);
+    }
   std::vector<std::string> warnings;
   for (std::size_t i = 0; i < expectations.entries.size(); ++i) {
     const Expectation& e = expectations.entries[i];
-    if (!matched[i] && layers_hold(e, env))
-      warnings.push_back(str(expectations.path, ":", e.line, ": warning: \"", e.id_pattern,
-                             "\" matches no scenario hostcb can run with these layers"));
+    bool layers_reported = true;
+    for (const auto& [package, range] : e.layers) layers_reported = layers_reported && reported_version(env, package);
+    if (!matched[i] && layers_reported)
+      warnings.push_back(str(expectations.path, ":", e.line, ": warning: \"", e.ids(), "\"",
+                             e.axes.empty() ? "" : " at these axis values", " matches no scenario hostcb can run with these layers"));
   }
   return warnings;
 }
 
-const Expectation* find_expectation(const Expectations& expectations, const std::string& id, const Environment& env) {
-  const std::string runtime = cuda_version_string(env.runtime_version);
+std::vector<std::string> unplaced_version_warnings(const Expectations& expectations, const Environment& env) {
+  std::vector<std::string> warnings;
+  std::set<std::string> warned;
+  for (const auto& e : expectations.entries)
+    for (const auto& [package, range] : e.layers) {
+      const std::string* version = reported_version(env, package);
+      if (!version || Version::parse(*version) || !warned.insert(package).second) continue;
+      std::size_t keyed = 0;
+      for (const auto& other : expectations.entries)
+        for (const auto& keyed_on : other.layers) keyed += keyed_on.first == package;
+      warnings.push_back(str(expectations.path, ":", e.line, ": warning: a loaded layer reports ", package, " \"", *version,
+                             "\", which is no PEP 440 version: no range holds it, so the ", keyed, " entr",
+                             keyed == 1 ? "y" : "ies", " keyed on ", package, " never apply"));
+    }
+  return warnings;
+}
+
+std::vector<std::string> driver_version_warnings(const Expectations& expectations, const Environment& env) {
+  if (env.driver.empty() || is_version(env.driver)) return {};
+  std::size_t keyed = 0;
+  const Expectation* first = nullptr;
+  for (const auto& e : expectations.entries)
+    if (e.driver) {
+      ++keyed;
+      if (!first) first = &e;
+    }
+  if (!first) return {};
+  return {str(expectations.path, ":", first->line, ": warning: the driver's version string \"", env.driver,
+              "\" is no dotted numbers: no driver range holds it, so the ", keyed, " entr", keyed == 1 ? "y" : "ies",
+              " with a driver range never apply")};
+}
+
+bool layers_may_apply(const Expectations& expectations, const std::vector<AdapterInfo>& adapters) {
+  Environment env;
+  env.adapters = adapters;
+  return std::any_of(expectations.entries.begin(), expectations.entries.end(), [&](const Expectation& e) {
+    return std::all_of(e.layers.begin(), e.layers.end(), [&](const auto& layer) { return reported_version(env, layer.first); });
+  });
+}
+
+void check_axes(const Expectations& expectations, const std::vector<PlannedScenario>& planned) {
+  std::set<std::string> names;
+  for (const auto& s : planned)
+    for (const auto& [axis, value] : s.params.items()) names.insert(axis);
+  const std::vector<std::string> known(names.begin(), names.end());
+  for (const auto& e : expectations.entries)
+    for (const auto& [axis, range] : e.axes) {
+      if (names.count(axis)) continue;
+      std::string hint = closest_match(axis, known);
+      throw UsageError(str(expectations.path, ":", e.line, ": unknown axis \"", axis, "\"",
+                           hint.empty() ? "" : str("; did you mean \"", hint, "\"?"),
+                           " (known: the axes of the scenarios hostcb can run with these layers)"));
+    }
+}
+
+Expectations load_checked_expectations(const std::string& path, const Registry& registry, std::vector<std::string>& warnings) {
+  Environment layers;  // the loaded layers: what an entry's "layers" is checked against
+  layers.adapters = loaded_adapters();
+  SelectionOptions everything;
+  everything.controls = true;
+  std::vector<PlannedScenario> planned;
+  for (auto& s : make_plan(registry, everything)) planned.emplace_back(std::move(s.id), std::move(s.params));
+  Expectations expectations = load_expectations(path);
+  check_layer_packages(expectations, layers);
+  check_axes(expectations, planned);
+  for (const auto& more : {expectations.warnings, unmatched_expectation_warnings(expectations, planned, layers),
+                           unplaced_version_warnings(expectations, layers)})
+    warnings.insert(warnings.end(), more.begin(), more.end());
+  return expectations;
+}
+
+const Expectation* find_expectation(const Expectations& expectations, const std::string& id, const Params& params,
+                                    const Environment& env) {
   std::size_t first = expectations.entries.size();  // the first entry that applies, in file order
   auto consider = [&](const std::vector<std::size_t>& entries) {
     for (std::size_t i : entries) {
       if (i >= first) return;
       const Expectation& e = expectations.entries[i];
-      if (e.driver && !e.driver->contains(env.driver)) continue;
-      if (e.runtime && !e.runtime->contains(runtime)) continue;
-      if (!layers_hold(e, env)) continue;
+      if (!axes_hold(e, params) || !entry_applies(e, env)) continue;
       first = i;
       return;
     }
@@ -350,7 +515,7 @@ const Expectation* find_expectation(const Expectations& expectations, const std:
 
 void apply_expectation(Result& r, const Expectations& expectations, const Environment& env) {
   if (r.status != Status::passed && r.status != Status::failed && r.status != Status::error) return;
-  const Expectation* e = find_expectation(expectations, r.id, env);
+  const Expectation* e = find_expectation(expectations, r.id, r.params, env);
   if (!e) return;
   bool expected = false;
   for (Status s : e->expect) expected = expected || s == r.status;

@@ -2,6 +2,7 @@
 // the console and are written to JUnit and JSON; the run ends with a verdict line.
 #include <charconv>
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <random>
@@ -38,8 +39,13 @@ class RunCommand final : public Command {
     add_report_option(run, json_, "--json", "write versioned JSON results here (atomically)");
     expectations_option_ =
         run->add_option("--expectations", expectations_path_,
-                        "known behaviour (JSON with comments): listed failures become xfail, listed ones that pass xpass")
+                        "known behaviour (JSON with comments): listed failures become xfail, listed ones that pass "
+                        "xpass; 'shipped' is the known layer bugs shipped with hostcb, read by default unless "
+                        "--no-expectations or $HOSTCB_EXPECTATIONS says otherwise")
             ->type_name("FILE");
+    run->add_flag("--no-expectations", no_expectations_,
+                  "read no expectations file, not even the shipped one (as HOSTCB_EXPECTATIONS= does)")
+        ->excludes(expectations_option_);
     add_device_option(run, device_, true);
     add_adapter_option(run, adapters_);
     add_execution_options(run, execution_);
@@ -89,10 +95,12 @@ class RunCommand final : public Command {
     if (budget_s_ > 0) check_budget(selected);
     const std::optional<Expectations> expectations = load_run_expectations(registry);
     std::vector<ReportTarget> inputs = adapter_inputs(adapters_);  // no report may replace one
-    if (expectations) inputs.push_back({expectations_path_, "expectations file"});
+    if (expectations) inputs.push_back({expectations->path, "expectations file"});
     check_report_options({&junit_, &json_}, inputs);
     RunSession session({device_, execution_, adapters_, command_line, ""});
     session.use_expectations(expectations ? &*expectations : nullptr);
+    if (expectations)
+      for (const auto& warning : driver_version_warnings(*expectations, session.environment())) std::cerr << warning << "\n";
     session.stop_policy().set_rule(until_fail_                  ? StopPolicy::Rule::until_fail
                                    : fail_fast_ || max_failures_ ? StopPolicy::Rule::fail_fast
                                                                  : StopPolicy::Rule::never,
@@ -123,6 +131,7 @@ class RunCommand final : public Command {
   SelectionOptions selection_;
   ReportOption junit_{"", nullptr, "JUnit report"}, json_{"", nullptr, "JSON report"};
   std::string expectations_path_;
+  bool no_expectations_ = false;
   CLI::Option* expectations_option_ = nullptr;
   std::string device_ = "0";
   std::vector<std::string> adapters_;
@@ -130,23 +139,25 @@ class RunCommand final : public Command {
   static constexpr int kUntilFailDefault = 1000;
   double budget_s_ = 0;
 
-  // The expectations file, its warnings printed; none without --expectations. An entry is
+  // The expectations file, its warnings printed (choose_expectations: --no-expectations,
+  // --expectations, $HOSTCB_EXPECTATIONS, else the shipped file when found). An entry is
   // warned about when it matches no scenario this binary and its layers could run at all
   // (every id, controls included, at the default axes): a typo, or a scenario that no
-  // longer exists. One that only this run's filter, --axis or layer leaves out says
-  // nothing: a shipped file names every layer's bugs, and a run covers one (layers.sh).
+  // longer exists. One that only this run's filter, --axis or layer leaves out says nothing:
+  // a shipped file names every layer's bugs, and a run covers one (layers.sh). The shipped
+  // file read by default is named on stderr when one of its entries may apply (its layers
+  // are loaded), so that an xfail is never a surprise; otherwise it changes nothing.
   std::optional<Expectations> load_run_expectations(const Registry& registry) const {
-    if (!expectations_option_->count()) return std::nullopt;
-    Expectations expectations = load_expectations(expectations_path_);
-    Environment layers;  // the loaded layers: what an entry's "layers" is checked against
-    layers.adapters = loaded_adapters();
-    check_layer_packages(expectations, layers);
-    SelectionOptions everything;
-    everything.controls = true;
-    std::vector<std::string> ids;
-    for (const auto& s : make_plan(registry, everything)) ids.push_back(s.id);
-    for (const auto& warning : expectations.warnings) std::cerr << warning << "\n";
-    for (const auto& warning : unmatched_expectation_warnings(expectations, ids, layers)) std::cerr << warning << "\n";
+    const ExpectationsChoice choice =
+        choose_expectations(expectations_option_->count() ? std::optional<std::string>(expectations_path_) : std::nullopt,
+                            no_expectations_, std::getenv(kExpectationsVariable));
+    if (choice.path.empty()) return std::nullopt;
+    std::vector<std::string> warnings;
+    Expectations expectations = load_checked_expectations(choice.path, registry, warnings);
+    for (const auto& warning : warnings) std::cerr << warning << "\n";
+    if (choice.by_default && layers_may_apply(expectations, loaded_adapters()))
+      std::cerr << "hostcb: expectations: " << choice.path << " (" << choice.origin
+                << "; --no-expectations or HOSTCB_EXPECTATIONS= for none)\n";
     return expectations;
   }
 

@@ -20,18 +20,9 @@ static std::string format_uuid(const cudaUUID_t& uuid) {
   return text;
 }
 
-Environment capture_environment(int device, std::string command_line) {
+Environment capture_versions(std::string* problem) {
   Environment env;
-  env.hostcb_version = HOSTCB_VERSION;
-  env.git_revision = git_revision();
-  env.command_line = std::move(command_line);
   env.toolkit_version = CUDART_VERSION;
-  env.selected_device = device;
-  char host[256] = {};
-  env.hostname = gethostname(host, sizeof host - 1) == 0 ? host : "unknown";
-  struct utsname uts {};
-  env.os = uname(&uts) == 0 ? str(uts.sysname, " ", uts.release, " ", uts.machine) : "unknown";
-
   DriverVersionString driver = read_driver_version_string();
   env.driver = driver.version;
   env.driver_source = driver.source;
@@ -41,6 +32,21 @@ Environment capture_environment(int device, std::string command_line) {
     version_problem = str("cudaDriverGetVersion returned ", runtime_error_name(rc), "; ");
   if (cudaError_t rc = cudaRuntimeGetVersion(&env.runtime_version); rc != cudaSuccess)
     version_problem += str("cudaRuntimeGetVersion returned ", runtime_error_name(rc), "; ");
+  if (problem) *problem = version_problem;
+  return env;
+}
+
+Environment capture_environment(int device, std::string command_line) {
+  std::string version_problem;
+  Environment env = capture_versions(&version_problem);
+  env.hostcb_version = HOSTCB_VERSION;
+  env.git_revision = git_revision();
+  env.command_line = std::move(command_line);
+  env.selected_device = device;
+  char host[256] = {};
+  env.hostname = gethostname(host, sizeof host - 1) == 0 ? host : "unknown";
+  struct utsname uts {};
+  env.os = uname(&uts) == 0 ? str(uts.sysname, " ", uts.release, " ", uts.machine) : "unknown";
 
   int count = 0;
   cudaError_t rc = cudaGetDeviceCount(&count);

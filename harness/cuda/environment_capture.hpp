@@ -10,4 +10,9 @@ namespace hostcb {
 // that is recorded as gpu_unusable_reason.
 Environment capture_environment(int device, std::string command_line);
 
+// Only the driver's version string and the CUDA versions of the driver, runtime and toolkit,
+// without looking at any device (what list --expectations decides entries on). A failed
+// query is said in `problem` (when given), never thrown.
+Environment capture_versions(std::string* problem = nullptr);
+
 }  // namespace hostcb
