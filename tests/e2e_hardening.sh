@@ -5,18 +5,8 @@
 set -u
 hostcb="$(realpath "$1")" stub="$(realpath "$2")" fake="$(realpath "$3")" work="$4" xmllint="${5:-}" xsd="${6:-}"
 rm -rf "$work" && mkdir -p "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-# exit_is CODE COMMAND...: runs it (stdout and stderr to $work/out, $work/err) and checks the code.
-exit_is() {
-  local want="$1"
-  shift
-  "$@" >"$work/out" 2>"$work/err"
-  local rc=$?
-  [ "$rc" -eq "$want" ] || fail "exit $rc, expected $want: $*: $(head -c 600 "$work/err")"
-}
-one_line_saying() {
-  [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q -- "$1" "$work/err" || fail "expected one line saying '$1': $(head -c 600 "$work/err")"
-}
+# shellcheck source=e2e_checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_checks.sh"  # fail, exit_is, one_line_saying
 
 # --- 1. every --repeat pass is kept: the failing pass is what report and result show.
 exit_is 1 "$stub" run -j 1 -f stub_flaky --repeat 4 --json "$work/rep.json"  # one worker: the stub counts passes in it

@@ -6,18 +6,8 @@
 set -u
 stub="$(realpath "$1")" fake="$(realpath "$2")" python_adapter="$3" source_dir="$4" cmake="$5" work="$6"
 rm -rf "$work" && mkdir -p "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-# exit_is CODE COMMAND...: runs it (stdout and stderr to $work/out, $work/err) and checks the code.
-exit_is() {
-  local want="$1"
-  shift
-  "$@" >"$work/out" 2>"$work/err"
-  local rc=$?
-  [ "$rc" -eq "$want" ] || fail "exit $rc, expected $want: $*: $(head -c 600 "$work/err")"
-}
-one_line_saying() {
-  [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q -- "$1" "$work/err" || fail "expected one line saying '$1': $(head -c 600 "$work/err")"
-}
+# shellcheck source=e2e_checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/e2e_checks.sh"  # fail, exit_is, one_line_saying
 # json FILE EXPRESSION: EXPRESSION over the document `d` (Python), printed.
 json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 

@@ -49,7 +49,8 @@ Result Runner::run(const Scenario& scenario) {
   ActiveScenario active(scenario.id);
   ScenarioActivation activation(active);
   ScenarioRun run(scenario, active, env_.selected_device);
-  const std::int64_t records_at_start = run.forward().live_records();
+  const Forwarder& layer = run.forward();  // the layer by name: looked up once
+  const std::int64_t records_at_start = layer.live_records();
   std::string error;
   bool skipped = false;
   try {
@@ -82,7 +83,7 @@ Result Runner::run(const Scenario& scenario) {
   // their frees would land in that one's count of its own records ([records]: on the H200
   // a shuffled order once had a replay scenario see -32). A layer that leaks keeps its
   // leak, which no later count sees move; the wait ends once the count stands still.
-  wait_until_settled([&] { return run.forward().live_records(); }, records_at_start, 0.2, 5.0);
+  wait_until_settled([&] { return layer.live_records(); }, records_at_start, 0.2, 5.0);
   active.runner_launch = -1;
   if (Probe* probe = run.probe()) {
     for (const auto& problem : probe->verify()) active.channel.push({scenario.id, -1, "runner", "", 0, problem});
