@@ -4,13 +4,16 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "callback/wait.hpp"
 #include "cuda/forwarding.hpp"
 #include "model/errors.hpp"
 #include "runner/scenario_run.hpp"
@@ -118,6 +121,42 @@ void behave(ScenarioRun& run, const std::string& how) {
   Probe::entry(probe.user_data(0));  // the one "callback"
 }
 
+// stub_shared_fault's scenario around its shared "fault".
+std::atomic<int> g_armed{0}, g_strikes{0}, g_armed_at_first_strike{-1};
+
+class StubFault final : public ArmedFault {
+ public:
+  explicit StubFault(ScenarioRun& run) : run_(run), probe_(run.make_probe(1, 1)) { ++g_armed; }
+  ~StubFault() override {
+    if (caller_.joinable()) caller_.join();
+  }
+  void strike() override {
+    int none = -1;
+    g_armed_at_first_strike.compare_exchange_strong(none, g_armed.load());
+    ++g_strikes;
+    caller_ = std::thread([user_data = probe_.user_data(0)] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      Probe::entry(user_data);
+    });
+  }
+  void check() override {
+    mark_process("shared_fault");
+    const std::string& how = run_.param("check");
+    if (how == "crash") raise(SIGSEGV);
+    HOSTCB_EXPECT(how != "fail", "the stub failed on purpose");
+    wait_until([&] { return probe_.total_calls() > 0; }, 5.0);
+    caller_.join();
+    run_.set_property("process", std::to_string(getpid()));
+    run_.set_property("armed_at_first_strike", std::to_string(g_armed_at_first_strike.load()));
+    run_.set_property("strikes", std::to_string(g_strikes.load()));
+  }
+
+ private:
+  ScenarioRun& run_;
+  Probe& probe_;
+  std::thread caller_;
+};
+
 }  // namespace
 
 void register_stub_cases(Registry& registry) {
@@ -207,6 +246,22 @@ void register_stub_cases(Registry& registry) {
     Probe::entry(probe.user_data(0));
   };
   registry.add(fresh);
+
+  // Shares one "fault" per key (model/shared_fault.hpp), as device_fault does on a GPU: each
+  // scenario arms, all strike, then each checks. Its one callback comes from a thread of
+  // its own a moment after its strike, as CUDA's would after a fault, so it may arrive while
+  // a neighbour is being checked. Properties say which process ran it, how many scenarios
+  // had armed by the first strike, and how many strikes that process saw.
+  Family shared;
+  shared.name = "stub_shared_fault";
+  shared.needs_gpu = false;
+  shared.fresh_process = true;
+  shared.axes = {Axis::choice("key", {"a", "b"}), Axis::choice("check", {"pass", "fail", "crash"}),
+                 Axis::count("copy", {1, 2, 3}, 10000)};
+  shared.shared_fault.key = [](const Params& p) { return p.get("key"); };
+  shared.shared_fault.arm = [](ScenarioRun& run) -> std::unique_ptr<ArmedFault> { return std::make_unique<StubFault>(run); };
+  shared.body = body_alone(shared.shared_fault.arm);
+  registry.add(shared);
 
   Family control;
   control.name = "stub_control";

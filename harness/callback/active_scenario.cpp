@@ -43,6 +43,20 @@ ScenarioActivation::ScenarioActivation(ActiveScenario& scenario) {
 
 ScenarioActivation::~ScenarioActivation() { g_active.store(nullptr, std::memory_order_release); }
 
+namespace {
+std::atomic<const std::vector<ActiveScenario*>*> g_armed_together{nullptr};
+}  // namespace
+
+ArmedTogether::ArmedTogether(std::vector<ActiveScenario*> members) : members_(std::move(members)) {
+  const std::vector<ActiveScenario*>* expected = nullptr;
+  if (!g_armed_together.compare_exchange_strong(expected, &members_, std::memory_order_acq_rel))
+    throw std::logic_error("scenarios are already armed together");
+}
+
+ArmedTogether::~ArmedTogether() { g_armed_together.store(nullptr, std::memory_order_release); }
+
+const std::vector<ActiveScenario*>* armed_together() noexcept { return g_armed_together.load(std::memory_order_acquire); }
+
 std::uint64_t thread_token() noexcept {
   thread_local std::uint64_t token = g_next_thread_token.fetch_add(1, std::memory_order_relaxed);
   return token;

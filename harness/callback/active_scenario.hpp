@@ -38,6 +38,22 @@ class ScenarioActivation {
   ScenarioActivation& operator=(const ScenarioActivation&) = delete;
 };
 
+// Scenarios armed together behind one device fault (model/shared_fault.hpp): while this
+// lives, a call whose userData is a site of one of their probes reaches that probe,
+// whichever of them is active, or none. One set at a time per process.
+class ArmedTogether {
+ public:
+  explicit ArmedTogether(std::vector<ActiveScenario*> members);
+  ~ArmedTogether();
+  ArmedTogether(const ArmedTogether&) = delete;
+  ArmedTogether& operator=(const ArmedTogether&) = delete;
+
+ private:
+  std::vector<ActiveScenario*> members_;
+};
+// The set armed together now; nullptr outside a shared fault.
+const std::vector<ActiveScenario*>* armed_together() noexcept;
+
 // A small number naming the calling thread, stable for its life; cheap after first use.
 std::uint64_t thread_token() noexcept;
 

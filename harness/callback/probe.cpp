@@ -50,17 +50,23 @@ Probe::Site* Probe::site_for(void* user_data) noexcept {
 Probe::Site* Probe::armed_site(void* user_data, Probe*& probe) noexcept {
   ActiveScenario* scenario = active_scenario();
   probe = scenario ? scenario->probe.load(std::memory_order_acquire) : nullptr;
+  if (Site* site = probe ? probe->site_for(user_data) : nullptr) return site;
+  // Behind a shared fault, the site may be a neighbour's: each counts its own calls.
+  if (const std::vector<ActiveScenario*>* together = armed_together())
+    for (ActiveScenario* member : *together)
+      if (Probe* theirs = member->probe.load(std::memory_order_acquire))
+        if (Site* site = theirs->site_for(user_data)) {
+          probe = theirs;
+          return site;
+        }
   if (!probe) {
     count_orphan_event();
     return nullptr;
   }
-  Site* site = probe->site_for(user_data);
-  if (!site) {
-    probe->stray_.fetch_add(1, std::memory_order_relaxed);
-    std::uintptr_t none = 0;
-    probe->first_stray_.compare_exchange_strong(none, reinterpret_cast<std::uintptr_t>(user_data));
-  }
-  return site;
+  probe->stray_.fetch_add(1, std::memory_order_relaxed);
+  std::uintptr_t none = 0;
+  probe->first_stray_.compare_exchange_strong(none, reinterpret_cast<std::uintptr_t>(user_data));
+  return nullptr;
 }
 
 void Probe::entry(void* user_data) noexcept {

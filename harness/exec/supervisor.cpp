@@ -4,6 +4,7 @@
 
 #include "exec/collector.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/shared_fault.hpp"
 #include "exec/worker_pool.hpp"
 #include "exec/worker_session.hpp"
 #include "model/admission.hpp"
@@ -15,18 +16,23 @@ namespace {
 
 // --isolate worker and scenario: every job that may run beside others goes to one pool, in
 // plan order; then each job that must have the device to itself (runs_alone) runs in a
-// worker of its own with nothing beside it, in plan order. Holding the alone jobs back
+// program of its own with nothing beside it, in plan order: alone, or with the jobs it
+// shares its device fault with (exec/shared_fault.hpp). Holding the alone jobs back
 // keeps one pool for the whole run: taking them in plan order would tear the pool down and
 // start it again (a CUDA context a worker) around each of them, which a shuffled order
 // does around nearly every one (on the H200, a shuffled default matrix at -j auto took 45 s
-// for 500 of its 1,300 scenarios; in plan order 41 s for all). Each alone job runs in a
-// fresh process with the device to itself, so what ran before it cannot reach its verdict.
+// for 500 of its 1,300 scenarios; in plan order 41 s for all). Each alone program runs in a
+// fresh process with the device to itself, so what ran before it cannot reach its verdicts.
 void run_in_workers(const std::vector<Job>& jobs, const std::vector<std::size_t>& to_run, const ExecutionOptions& options,
                     Collector& out) {
-  std::vector<std::size_t> beside_others, alone;
-  for (std::size_t i : to_run) (runs_alone(*jobs[i].scenario) ? alone : beside_others).push_back(i);
+  std::vector<std::size_t> beside_others;
+  for (std::size_t i : to_run)
+    if (!runs_alone(*jobs[i].scenario)) beside_others.push_back(i);
   run_pool(jobs, beside_others, options.workers, true, options, out);
-  for (std::size_t i : alone) run_pool(jobs, {i}, 1, false, options, out);  // no standby beside it either
+  for (const auto& program : alone_programs(jobs, to_run, options)) {
+    if (stopping(options)) break;
+    run_alone_program(jobs, program, options, out);
+  }
 }
 
 }  // namespace

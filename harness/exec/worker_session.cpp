@@ -96,7 +96,13 @@ void WorkerSession::kill_worker(std::string why) {
 std::size_t WorkerSession::run(const Deliver& on_result, const Started& on_start) {
   deliver_ = on_result;
   started_event_ = on_start;
-  for (std::size_t k = 0; k < scenarios_.size(); ++k) commands_ += protocol::encode(protocol::RunCommand{k, scenarios_[k]->id});
+  if (share_one_fault_ && !scenarios_.empty()) {
+    protocol::RunCommand together{0, scenarios_.front()->id, {}};
+    for (std::size_t k = 1; k < scenarios_.size(); ++k) together.with.push_back(scenarios_[k]->id);
+    commands_ += protocol::encode(together);
+  } else {
+    for (std::size_t k = 0; k < scenarios_.size(); ++k) commands_ += protocol::encode(protocol::RunCommand{k, scenarios_[k]->id, {}});
+  }
   progress_.cell().reset(-1);
   since_ = Clock::now();  // the worker's start-up is under the clock, from here
   try {
@@ -131,7 +137,7 @@ void WorkerSession::top_up() {
       feed_ = nullptr;  // the queue is empty for good: its jobs are all known up front
       break;
     }
-    commands_ += protocol::encode(protocol::RunCommand{scenarios_.size(), next->id});
+    commands_ += protocol::encode(protocol::RunCommand{scenarios_.size(), next->id, {}});
     scenarios_.push_back(next);
   }
   if (commands_.empty() && !feed_ && worker_.commands_fd >= 0) {

@@ -54,6 +54,9 @@ class WorkerSession {
   // Takes over a worker already started on this session's device (a standby: it may be
   // done with its start-up, adapters loaded, context made) instead of starting one.
   void adopt(WorkerProcess started) { worker_ = started; }
+  // Sends the scenarios as one program that shares one device fault (protocol: "with");
+  // the session gets no feed then.
+  void share_one_fault() { share_one_fault_ = true; }
 
   // Runs until the worker is gone. Every scenario before the returned count has a result;
   // fewer than all when the worker could not start (each left one is an error), when it
@@ -98,6 +101,7 @@ class WorkerSession {
   bool started_ = false, events_open_ = true, output_open_ = true;
   bool exited_ = false, killed_ = false, interrupted_ = false;
   bool retired_ = false;  // the worker retires after its last result (protocol: "retire")
+  bool share_one_fault_ = false;
   std::string cause_;
   Clock::time_point since_;
   OutputTail tail_;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/axes.hpp"
+#include "model/shared_fault.hpp"
 #include "model/status.hpp"
 
 namespace hostcb {
@@ -42,6 +43,9 @@ struct Family {
   // a fresh worker process, and the context's sticky error after the body is not held
   // against it.
   bool fresh_process = false;
+  // A fresh-process family may let scenarios share one fault (model/shared_fault.hpp):
+  // set `shared_fault` and make `body` body_alone(shared_fault.arm).
+  SharedFault shared_fault;
   // A combination's own time limit in seconds; unset or 0 takes the run's (--timeout).
   // Keep it for scenarios that must time out quickly (a hang control): a tight limit on
   // ordinary ones turns a loaded machine's slow CUDA start into a false error.
@@ -67,5 +71,13 @@ struct Scenario {
 // now and then, and they serialize on the GPU anyway. The supervisor runs it with no
 // worker beside it; its worker takes an exclusive turn on the GPU (runner/device_turn.hpp).
 inline bool runs_alone(const Scenario& scenario) { return scenario.family->fresh_process; }
+
+// The key under which `scenario` may share its fault with others of its family; "" for
+// none (model/shared_fault.hpp).
+inline std::string fault_sharing_key(const Scenario& scenario) {
+  const SharedFault& shared = scenario.family->shared_fault;
+  if (!shared.arm || !shared.key) return "";
+  return scenario.family->name + "/" + shared.key(scenario.params);
+}
 
 }  // namespace hostcb

@@ -50,11 +50,17 @@ std::vector<std::string> worker_argv(const std::vector<std::string>& command, in
   return argv;
 }
 
-std::string encode(const RunCommand& command) { return line_of({{"run", command.id}, {"index", command.index}}); }
+std::string encode(const RunCommand& command) {
+  Json json = {{"run", command.id}, {"index", command.index}};
+  if (!command.with.empty()) json["with"] = command.with;
+  return line_of(json);
+}
 
 RunCommand decode_command(const std::string& line) {
   Json json = Json::parse(line);
-  return {json.at("index").get<std::size_t>(), json.at("run").get<std::string>()};
+  RunCommand command{json.at("index").get<std::size_t>(), json.at("run").get<std::string>(), {}};
+  if (json.contains("with")) command.with = json.at("with").get<std::vector<std::string>>();
+  return command;
 }
 
 std::string encode(const Event& event) {

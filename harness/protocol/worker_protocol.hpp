@@ -15,6 +15,10 @@
 // One JSON object a line, both ways:
 //   command  {"run":"ID","index":I}    run scenario ID (the worker resolves it, axis
 //                                      overrides included); I names it in the events
+//            {"run":"ID","index":I,"with":["ID2",...]}  run ID, ID2, ... as one program
+//                                      sharing one device fault (model/shared_fault.hpp);
+//                                      they are I, I+1, ... in the events, which come
+//                                      for each in turn as for single commands
 //   event    {"event":"ready"}         set up: adapters loaded, environment captured
 //            {"event":"start","index":I}
 //            {"event":"result","index":I,"cause":"...","result":{...},"orphans":{...}}
@@ -50,6 +54,7 @@ std::vector<std::string> worker_argv(const std::vector<std::string>& command, in
 struct RunCommand {
   std::size_t index = 0;
   std::string id;
+  std::vector<std::string> with;  // scenarios sharing id's device fault: index+1, index+2, ...
 };
 
 enum class EventKind { ready, start, result, done };

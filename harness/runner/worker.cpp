@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "callback/active_scenario.hpp"
 #include "callback/progress.hpp"
@@ -39,6 +41,53 @@ Result unresolvable(const std::string& id, const std::string& why) {
   return r;
 }
 
+protocol::Event event_of(protocol::EventKind kind, std::size_t index) {
+  protocol::Event made;
+  made.kind = kind;
+  made.index = index;
+  return made;
+}
+
+// One program for scenarios that share a device fault (protocol: "with"): one turn on the
+// GPU for all of them, then for each in turn its start, its check and its result. The
+// worker retires after the last: its context is broken.
+template <class Send>
+void run_sharing_fault(const Registry& registry, const Environment& env, Runner& runner,
+                       const protocol::RunCommand& command, OrphanTally& orphans, Send&& send) {
+  std::vector<std::string> ids = {command.id};
+  ids.insert(ids.end(), command.with.begin(), command.with.end());
+  std::vector<Scenario> members;
+  std::string unresolved;
+  for (const std::string& id : ids) try {
+      members.push_back(registry.resolve(id));
+    } catch (const UsageError& e) {
+      unresolved = id + ": " + e.what();
+    }
+  const std::string retire = "a fault shared by " + std::to_string(ids.size()) + " scenarios broke its context";
+  auto on_start = [&](std::size_t k) {
+    progress_cell().reset(static_cast<std::int64_t>(command.index + k));
+    mark_output("start", command.index + k);
+    send(event_of(protocol::EventKind::start, command.index + k));
+  };
+  auto on_result = [&](std::size_t k, Result result) {
+    protocol::Event finished = event_of(protocol::EventKind::result, command.index + k);
+    finished.result = std::move(result);
+    finished.orphans = orphans.take();
+    if (k + 1 == ids.size()) finished.retire = retire;
+    send(finished);
+    mark_output("end", command.index + k);
+  };
+  if (!unresolved.empty()) {  // the supervisor resolved each of them: a harness defect
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      on_start(k);
+      on_result(k, unresolvable(ids[k], "its shared fault could not be set up: " + unresolved));
+    }
+    return;
+  }
+  DeviceTurn turn(members.front(), env);
+  runner.run_sharing_fault(members, on_start, on_result);
+}
+
 }  // namespace
 
 int worker_main(const Registry& registry, int device) {
@@ -54,17 +103,16 @@ int worker_main(const Registry& registry, int device) {
   auto send = [&](const protocol::Event& event) {
     if (!channel.send(event)) _exit(3);  // the supervisor is gone: nobody to report to
   };
-  auto event = [](protocol::EventKind kind, std::size_t index = 0) {
-    protocol::Event made;
-    made.kind = kind;
-    made.index = index;
-    return made;
-  };
+  auto event = [](protocol::EventKind kind, std::size_t index = 0) { return event_of(kind, index); };
   Environment env = capture_environment(device, "worker");
   Runner runner(env);
   OrphanTally orphans;
   send(event(protocol::EventKind::ready));
   while (std::optional<protocol::RunCommand> command = channel.next_command()) {
+    if (!command->with.empty()) {
+      run_sharing_fault(registry, env, runner, *command, orphans, send);
+      break;  // a fault broke this process's context: the supervisor starts a fresh worker
+    }
     protocol::Event finished = event(protocol::EventKind::result, command->index);
     std::optional<Scenario> scenario;
     try {
