@@ -17,8 +17,11 @@
 //   host_func_in_layer_graph         the kernel and a host function behind it in a graph
 //                                    the layer captured itself, launched once
 // The kernels wait on flags until everything is queued, so the order never depends on
-// timing. The context is broken afterwards: each scenario runs in a fresh worker process.
+// timing. The context is broken afterwards: the scenarios of one layer and one fault kind
+// share one fault in one fresh worker process (model/shared_fault.hpp).
 #include <atomic>
+#include <chrono>
+#include <memory>
 
 #include "cases/cases.hpp"
 #include "cases/host_chain.hpp"
@@ -58,9 +61,14 @@ constexpr CallbackContract kCallbackContracts[] = {
     {"stream_callback_on_other_stream", true, true},  // not measured yet
 };
 
+// A release flag's values: 0 wait, kFault fault, kStandDown return without faulting (a
+// scenario whose arming failed: nothing may wait for a fault that is not coming).
+constexpr int kFault = 1, kStandDown = 2;
+
 __global__ void fault_when_released(const volatile int* release, int kind) {
   while (*release == 0) {
   }
+  if (*release == kStandDown) return;
   if (kind == 0) __trap();
   *reinterpret_cast<volatile int*>(static_cast<std::uintptr_t>(0x10)) = 1;  // nothing is mapped there
 }
@@ -86,87 +94,147 @@ const CallbackContract* callback_contract_for(const std::string& then) {
   return nullptr;
 }
 
+// The sentinel: a stream callback of hostcb's own, queued behind the layer's.
+void mark_called(void*, int, void* flag) { static_cast<std::atomic<bool>*>(flag)->store(true); }
+
 // Launches `kernel` with `args` on `stream`, checking this launch's own return code.
 void launch_kernel(const void* kernel, void** args, cudaStream_t stream) {
   HOSTCB_CUDA(cudaLaunchKernel(kernel, dim3(1), dim3(1), args, 0, stream));
 }
 
-void device_fault_body(ScenarioRun& run) {
-  const GraphApi& api = run.api();
-  Forwarder& layer = run.forward();
-  const FaultContract& want = contract_for(run.param("fault"));
-  const std::string& then = run.param("then");
-  const CallbackContract* callback = callback_contract_for(then);
+// One scenario's work around the fault: armed (everything queued, the kernel waiting on
+// its flag), struck (the flag set), then checked. Scenarios of one layer and one fault
+// kind share the fault (model/shared_fault.hpp): each arms its own kernel on its own
+// streams, all of them are released together, and each checks what its layer did.
+class ArmedDeviceFault final : public ArmedFault {
+ public:
+  explicit ArmedDeviceFault(ScenarioRun& run)
+      : run_(run),
+        api_(run.api()),
+        want_(contract_for(run.param("fault"))),
+        then_(run.param("then")),
+        callback_(callback_contract_for(then_)) {
+    Forwarder& layer = run.forward();
+    // Site 0 waits for the faulting kernel; site 1 is enqueued after the fault and must be
+    // refused, so never called; site 2 is the host function queued before a stream callback.
+    probe_ = &run.make_probe(3, 0);
+    if (callback_ && callback_->called) probe_->expect_calls(0, 1);
+    probe_->expect_callback_status(callback_ && callback_->gets_fault_status ? want_.sync_error : 0);
 
-  // Site 0 waits for the faulting kernel; site 1 is enqueued after the fault and must be
-  // refused, so never called; site 2 is the host function queued before a stream callback.
-  Probe& probe = run.make_probe(3, 0);
-  if (callback && callback->called) probe.expect_calls(0, 1);
-  probe.expect_callback_status(callback && callback->gets_fault_status ? want.sync_error : 0);
+    flags_ = make_pinned(2 * sizeof(int));  // [0] releases the fault, [1] the other stream
+    release_ = static_cast<volatile int*>(flags_.get());
+    release_[0] = release_[1] = 0;
+    fault_flag_ = release_;
+    other_flag_ = release_ + 1;
+    kind_ = want_.kind;
 
-  PinnedMemory flags = make_pinned(2 * sizeof(int));  // [0] releases the fault, [1] the other stream
-  auto* release = static_cast<volatile int*>(flags.get());
-  release[0] = release[1] = 0;
-  const volatile int* fault_flag = release;
-  const volatile int* other_flag = release + 1;
-  int kind = want.kind;
-  void* fault_args[] = {&fault_flag, &kind};
-  void* wait_args[] = {&other_flag};
-  const void* fault_kernel = reinterpret_cast<const void*>(&fault_when_released);
-
-  Stream stream = api.make_stream();
-  Stream other;
-  Graph graph;
-  GraphExec exec;
-  run.set_launch(1, 1);
-  if (then == "host_func_in_layer_graph") {
-    graph = capture_for_build(run, stream.get(), parse_build("capture_by_layer"), [&] {
-      launch_kernel(fault_kernel, fault_args, stream.get());
-      layer.launch_host_func(api, stream.get(), Probe::host_fn(), probe.user_data(0));
-    });
-    exec = api.instantiate(graph.get());
-    api.launch(exec.get(), stream.get());
-  } else if (then == "stream_callback_on_other_stream") {
-    launch_kernel(fault_kernel, fault_args, stream.get());
-    other = api.make_stream();
-    launch_kernel(reinterpret_cast<const void*>(&wait_until_released), wait_args, other.get());
-    layer.add_stream_callback(api, other.get(), Probe::status_fn(), probe.stream_callback_user_data(0, other.get()));
-  } else {
-    launch_kernel(fault_kernel, fault_args, stream.get());
-    if (then == "host_func") layer.launch_host_func(api, stream.get(), Probe::host_fn(), probe.user_data(0));
-    if (then == "stream_callback_after_host_func")
-      layer.launch_host_func(api, stream.get(), Probe::host_fn(), probe.user_data(2));
-    if (callback)
-      layer.add_stream_callback(api, stream.get(), Probe::status_fn(), probe.stream_callback_user_data(0, stream.get()));
+    try {
+      enqueue(run, layer);
+    } catch (...) {
+      release_[0] = kStandDown;  // its kernel returns, and nothing waits for a fault
+      release_[1] = 1;
+      for (Stream* s : {&stream_, &other_})  // gone before their flags are freed
+        if (s->get()) (void)api_.try_synchronize(s->get());
+      throw;
+    }
   }
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  release[0] = 1;
 
-  ApiResult sync = api.try_synchronize(stream.get());
-  HOSTCB_EXPECT(sync.code == want.sync_error, str("[fault] synchronizing after the fault returned ", sync.name, " (",
-                                                  sync.code, "); expected ", api.error_name(want.sync_error), " (",
-                                                  want.sync_error, ")"));
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  release[1] = 1;  // the other stream goes on, into a context the fault has broken
-  // A stream callback may run after the synchronize returns; a host function must not run
-  // at all, so give a wrong one the same time to show up.
-  const bool called = callback && callback->called;
-  wait_until([&] { return probe.total_calls() >= (called ? 1u : 1000u); }, called ? 5.0 : 0.25);
+  // The context is dead once the fault has struck: destroying these would only report the
+  // same sticky error again, and the process ends after its scenarios.
+  ~ArmedDeviceFault() override {
+    exec_.release();
+    graph_.release();
+    other_.release();
+    stream_.release();
+    flags_.release();
+  }
 
-  ApiResult later = api.try_launch_host_func(stream.get(), Probe::host_fn(), probe.user_data(1));
-  HOSTCB_EXPECT(later.code == want.sync_error,
-                str("[fault] enqueueing a host function after the fault returned ", later.name, " (", later.code,
-                    "); expected the sticky ", api.error_name(want.sync_error), " (", want.sync_error, ")"));
-  run.set_property("sync_error", sync.name);
-  run.set_property("enqueue_after_fault", later.name);
-  // The context is dead and the process ends after this scenario: destroying these
-  // would only report the same sticky error again.
-  exec.release();
-  graph.release();
-  other.release();
-  stream.release();
-  flags.release();
-}
+  void strike() override {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    release_[0] = kFault;
+    struck_at_ = std::chrono::steady_clock::now();
+  }
+
+  void check() override {
+    ApiResult sync = api_.try_synchronize(stream_.get());
+    HOSTCB_EXPECT(sync.code == want_.sync_error, str("[fault] synchronizing after the fault returned ", sync.name, " (",
+                                                     sync.code, "); expected ", api_.error_name(want_.sync_error), " (",
+                                                     want_.sync_error, ")"));
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    release_[1] = 1;  // the other stream goes on, into a context the fault has broken
+    // A stream callback may run after the synchronize returns. Once CUDA has called the
+    // sentinel queued behind the layer's, the layer's can no longer come: CUDA calls a
+    // stream's callbacks in order, and the layer's calls the probe before it returns. A
+    // call the probe cannot place (another userData) has come too. A host function must
+    // not run at all, so give a wrong one time to show up: 0.25 s from the fault, which
+    // scenarios sharing it wait out once.
+    const bool called = callback_ && callback_->called;
+    const double since_fault = std::chrono::duration<double>(std::chrono::steady_clock::now() - struck_at_).count();
+    if (called)
+      wait_until([&] { return probe_->total_calls() + probe_->stray_calls() >= 1 || sentinel_.load(); }, 5.0);
+    else
+      wait_until([&] { return probe_->total_calls() + probe_->stray_calls() >= 1; }, 0.25 - since_fault);
+    if (callback_) run_.set_property("sentinel_before_callback", sentinel_.load() && probe_->total_calls() == 0 ? "yes" : "no");
+
+    ApiResult later = api_.try_launch_host_func(stream_.get(), Probe::host_fn(), probe_->user_data(1));
+    HOSTCB_EXPECT(later.code == want_.sync_error,
+                  str("[fault] enqueueing a host function after the fault returned ", later.name, " (", later.code,
+                      "); expected the sticky ", api_.error_name(want_.sync_error), " (", want_.sync_error, ")"));
+    run_.set_property("sync_error", sync.name);
+    run_.set_property("enqueue_after_fault", later.name);
+  }
+
+ private:
+  // The kernel that faults when released, and what waits for it through the layer.
+  void enqueue(ScenarioRun& run, Forwarder& layer) {
+    void* fault_args[] = {&fault_flag_, &kind_};
+    void* wait_args[] = {&other_flag_};
+    const void* fault_kernel = reinterpret_cast<const void*>(&fault_when_released);
+    stream_ = api_.make_stream();
+    run.set_launch(1, 1);
+    if (then_ == "host_func_in_layer_graph") {
+      graph_ = capture_for_build(run, stream_.get(), parse_build("capture_by_layer"), [&] {
+        launch_kernel(fault_kernel, fault_args, stream_.get());
+        layer.launch_host_func(api_, stream_.get(), Probe::host_fn(), probe_->user_data(0));
+      });
+      exec_ = api_.instantiate(graph_.get());
+      api_.launch(exec_.get(), stream_.get());
+    } else if (then_ == "stream_callback_on_other_stream") {
+      launch_kernel(fault_kernel, fault_args, stream_.get());
+      other_ = api_.make_stream();
+      launch_kernel(reinterpret_cast<const void*>(&wait_until_released), wait_args, other_.get());
+      layer.add_stream_callback(api_, other_.get(), Probe::status_fn(), probe_->stream_callback_user_data(0, other_.get()));
+      api_.add_stream_callback(other_.get(), &mark_called, &sentinel_);
+    } else {
+      launch_kernel(fault_kernel, fault_args, stream_.get());
+      if (then_ == "host_func") layer.launch_host_func(api_, stream_.get(), Probe::host_fn(), probe_->user_data(0));
+      if (then_ == "stream_callback_after_host_func")
+        layer.launch_host_func(api_, stream_.get(), Probe::host_fn(), probe_->user_data(2));
+      if (callback_) {
+        layer.add_stream_callback(api_, stream_.get(), Probe::status_fn(),
+                                  probe_->stream_callback_user_data(0, stream_.get()));
+        api_.add_stream_callback(stream_.get(), &mark_called, &sentinel_);
+      }
+    }
+  }
+
+  ScenarioRun& run_;
+  const GraphApi& api_;
+  const FaultContract& want_;
+  const std::string& then_;
+  const CallbackContract* callback_;
+  Probe* probe_ = nullptr;
+  PinnedMemory flags_;
+  volatile int* release_ = nullptr;
+  const volatile int* fault_flag_ = nullptr;
+  const volatile int* other_flag_ = nullptr;
+  int kind_ = 0;
+  Stream stream_, other_;
+  Graph graph_;
+  GraphExec exec_;
+  std::chrono::steady_clock::time_point struck_at_ = std::chrono::steady_clock::now();
+  std::atomic<bool> sentinel_{false};  // CUDA called the stream callback queued behind the layer's
+};
 
 bool has_stream_callback(const Params& p) { return callback_contract_for(p.get("then")) != nullptr; }
 
@@ -189,7 +257,10 @@ Family device_fault_family() {
       Axis::choice("then", {"host_func", "stream_callback", "stream_callback_after_host_func",
                             "stream_callback_on_other_stream", "host_func_in_layer_graph"}),
   };
-  family.body = device_fault_body;
+  // One fault for every `then` and both APIs of one layer and one fault kind.
+  family.shared_fault.arm = [](ScenarioRun& run) { return std::make_unique<ArmedDeviceFault>(run); };
+  family.shared_fault.key = [](const Params& p) { return "forward=" + p.get("forward") + "/fault=" + p.get("fault"); };
+  family.body = body_alone(family.shared_fault.arm);
   // Through a layer: the stream callback must get the fault's status, not success.
   family.excluded = [](const Params& p) {
     const std::string& then = p.get("then");
