@@ -77,8 +77,8 @@ rc=${PIPESTATUS[0]}
 "$stub" report "$work/r.json" --markdown "$work/m.md" >/dev/null 2>&1 || fail "report: exit $?, expected 0"
 echo "cli: report exits 1 when an output is lost"
 
-# self-test over the stub's controls: one escapes (a control that passes), so it exits 1.
-"$stub" self-test >"$work/self.log" 2>&1
+# self-test --full over the stub's controls: one escapes (a control that passes), so it exits 1.
+"$stub" self-test --full >"$work/self.log" 2>&1
 rc=$?
 [ $rc -eq 1 ] && grep -q '^exit 1: a known-bad control escaped' "$work/self.log" &&
   grep -q 'stub_control/case=escapes .* NO ' "$work/self.log" || fail "self-test with an escaping control: exit $rc: $(cat "$work/self.log")"

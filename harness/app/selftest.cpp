@@ -1,6 +1,7 @@
 #include "app/selftest.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "model/errors.hpp"
 
@@ -39,6 +40,17 @@ bool verdict_matches(const Result& result, const ExpectedVerdict& expected) {
   for (const auto& f : result.failures)
     if (f.message.find(expected.mentions) != std::string::npos) return true;
   return false;
+}
+
+std::vector<Scenario> one_control_per_check(const std::vector<Scenario>& controls) {
+  std::vector<Scenario> chosen;
+  std::set<std::string> seen;
+  for (const Scenario& s : controls) {
+    if (!s.control) continue;
+    const std::string layer = s.params.has("forward") ? s.params.get("forward") : "";
+    if (seen.insert(s.family->name + "\n" + layer + "\n" + s.control->describe()).second) chosen.push_back(s);
+  }
+  return chosen;
 }
 
 std::vector<ControlOutcome> judge_controls(const std::vector<Scenario>& plan, const std::vector<Result>& results) {

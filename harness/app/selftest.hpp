@@ -9,6 +9,12 @@
 
 namespace hostcb {
 
+// The default self-test's controls: of those with one family, one layer (`forward`) and
+// one expected verdict (the check that must catch them), the first in plan order. So each
+// check is shown failing once in each family it serves, for each bug class a known-bad
+// layer carries; `self-test --full` runs every control.
+std::vector<Scenario> one_control_per_check(const std::vector<Scenario>& controls);
+
 struct ControlOutcome {
   std::string id;
   std::string expected;  // ExpectedVerdict::describe()
