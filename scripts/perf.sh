@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The figures of issue 25's table, each measured at -j 1 and at -j auto side by side in
-# one run, written as a dated table into docs/verification.md (between the perf markers).
+# The figures of issue 40's table (docs/verification.md), measured side by side in one
+# run, at -j 1 and at -j auto where both say something, written as a dated table into
+# docs/verification.md (between the perf markers).
 # Benchmarks, not tests: nothing here fails on a slow figure. Without a usable GPU every
 # figure is reported as skipped, the file is left alone, and the exit code is 0.
 set -uo pipefail
@@ -13,11 +14,12 @@ Usage: scripts/perf.sh [--hostcb PATH] [--out DIR] [--wheels DIR] [--doc FILE] [
                  the layers figure; without it that figure is skipped
   --doc FILE     where the table goes (default docs/verification.md)
   --no-write     print the table only; leave the file alone
-Figures: the default matrix; self-test; 10,000 fuzz seeds, direct and graph_owned; the 60
-crashes of the oneshot controls through replay; layers.sh over the wheels (runtime and
-driver modules, every family); CTest's GPU scenarios against hostcb run; and what a standby
-worker costs when nothing crashes (-j auto with and without --no-standby).
-Each is the wall time of one run, with its exit code and its counts line.
+Figures: the default matrix; the self-test and self-test --full; one cuda-bindings module
+(the image's), every family, reduced axes; the crashes of captured graphs through it; the
+numba-cuda xfails that never call back; layers.sh over the wheels and the image's layers,
+reduced axes (as scripts/gpu-verify.sh runs it); and the 60 crashes of the oneshot controls.
+Each is the wall time of one run, with its exit code and its counts line; -j 1 where the
+pool's worth shows, -j auto everywhere.
 Exit: 0 measured or skipped, 2 usage.
 USAGE
 }
@@ -70,39 +72,54 @@ figure() {
   rows+=("| $name | ${one%%|*} s (exit $(echo "$one" | cut -d'|' -f2); $(echo "$one" | cut -d'|' -f3)) | ${auto%%|*} s (exit $(echo "$auto" | cut -d'|' -f2); $(echo "$auto" | cut -d'|' -f3)) | $goal |")
   echo "perf: ${rows[-1]}" >&2
 }
+# figure_auto NAME GOAL CMD...: CMD at -j auto only (JOBS, NJOBS as above).
+figure_auto() {
+  local name="$1" goal="$2" cmd=() result
+  shift 2
+  for arg in "$@"; do
+    case "$arg" in
+      JOBS) cmd+=(-j auto) ;;
+      NJOBS) cmd+=(-j "$(nproc)") ;;
+      *) cmd+=("$arg") ;;
+    esac
+  done
+  result="$(seconds "$out/${name// /_}-jauto.log" "${cmd[@]}")"
+  rows+=("| $name | - | ${result%%|*} s (exit $(echo "$result" | cut -d'|' -f2); $(echo "$result" | cut -d'|' -f3)) | $goal |")
+  echo "perf: ${rows[-1]}" >&2
+}
 skip() { rows+=("| $1 | skipped: $3 | skipped: $3 | $2 |"); echo "perf: $1: skipped: $3" >&2; }
 
 # A usable GPU? The environment of one replay scenario's run says.
 "$hostcb" run --filter 'replay/*' --axis replays=1 --json "$out/probe.json" -q >"$out/probe.log" 2>&1
 gpu="$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["environment"]; print("yes" if e["gpu_usable"] else e["gpu_unusable_reason"] or "no GPU")' "$out/probe.json" 2>/dev/null || echo "hostcb could not run a scenario (see $out/probe.log)")"
 
-names=("default matrix" "self-test" "10,000 fuzz seeds, direct + graph_owned" "60 crashes (oneshot controls, replay)"
-       "cuda-bindings wheels x runtime + driver, every family, layers.sh" "CTest on the GPU, default matrix"
-       "standby cost, default matrix at -j auto")
-goals=("<= 4 s" "<= 20 s" "<= 10 s" "<= 2 s" "<= 90 s" "<= 1.5x hostcb run" "about 0")
+reduced=(--axis replays=2 --axis callbacks=5 --axis calls=5 --axis streams=16)
+names=("default matrix" "self-test (one control a check and family)" "self-test --full"
+       "cuda-bindings (the image's), runtime module, every family, reduced axes"
+       "captured graphs launched twice through it (each crashes before 13.5.0)"
+       "numba-cuda's device_fault xfails (its add_callback raises)"
+       "layers.sh: cuda-bindings wheels x 2 modules + the image's layers, reduced axes"
+       "60 crashes (oneshot controls, replay)")
+goals=("<= 8 s; -j 1 at least 3x" "<= 30 s" "<= 120 s" "<= 20 s" "<= 0.3 s a crash" "<= 1 s each" "<= 90 s" "<= 2 s")
 if [ "$gpu" != yes ]; then
   for k in "${!names[@]}"; do skip "${names[$k]}" "${goals[$k]}" "no usable GPU"; done
 else
   figure "${names[0]}" "${goals[0]}" "$hostcb" run -q JOBS --junit "$out/matrix.xml"
   figure "${names[1]}" "${goals[1]}" "$hostcb" self-test JOBS
-  figure "${names[2]}" "${goals[2]}" "$hostcb" run -q JOBS --filter 'fuzz/*' --axis seed=1-10000 --axis forward=direct,graph_owned
-  figure "${names[3]}" "${goals[3]}" "$hostcb" run -q JOBS --controls --filter 'replay/*forward=oneshot*'
+  figure_auto "${names[2]}" "${goals[2]}" "$hostcb" self-test --full JOBS
+  figure_auto "${names[3]}" "${goals[3]}" "$hostcb" run -q JOBS --adapter cuda_bindings:runtime \
+    --axis forward=cuda_bindings_runtime "${reduced[@]}" --no-expectations
+  figure_auto "${names[4]}" "${goals[4]}" "$hostcb" run -q JOBS --adapter cuda_bindings:runtime \
+    --filter 'replay/*forward=cuda_bindings_runtime/build=capture*' --axis replays=2 --no-expectations
+  figure_auto "${names[5]}" "${goals[5]}" "$hostcb" run -q JOBS --adapter numba:add_callback \
+    --filter 'device_fault/*forward=numba_add_callback*' --no-expectations
   if [ -n "$wheels" ]; then
-    # layers.sh's own -j: its runs side by side, each hostcb with its share of the cores.
-    figure "${names[4]}" "${goals[4]}" bash "$root/scripts/layers.sh" NJOBS --hostcb "$hostcb" --out "$out/layers" --wheels "$wheels"
+    figure_auto "${names[6]}" "${goals[6]}" bash "$root/scripts/layers.sh" -j auto --hostcb "$hostcb" --out "$out/layers" \
+      --wheels "$wheels" cupy-cuda13x numba-cuda cuda-core -- "${reduced[@]}"
   else
-    skip "${names[4]}" "${goals[4]}" "no --wheels folder given"
+    skip "${names[6]}" "${goals[6]}" "no --wheels folder given"
   fi
-  build="$(dirname "$hostcb")"
-  if [ -f "$build/CTestTestfile.cmake" ]; then
-    figure "${names[5]}" "${goals[5]}" ctest --test-dir "$build" -L gpu -E 'selftest|bench_smoke' NJOBS
-  else
-    skip "${names[5]}" "${goals[5]}" "no CTest build beside $hostcb"
-  fi
-  # A standby is started beside every worker; when nothing crashes it is let go unused.
-  with="$(seconds "$out/standby-on.log" "$hostcb" run -q -j auto)"
-  without="$(seconds "$out/standby-off.log" "$hostcb" run -q -j auto --no-standby)"
-  rows+=("| ${names[6]} | --no-standby ${without%%|*} s | standby ${with%%|*} s | ${goals[6]} |")
+  figure "${names[7]}" "${goals[7]}" "$hostcb" run -q JOBS --controls --filter 'replay/*forward=oneshot*'
 fi
 
 machine="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
