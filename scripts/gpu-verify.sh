@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one-call GPU check: what maintainers run on a GPU machine before calling a GPU
-# feature done, made to fit one call of a lent machine (every step, the build included,
-# within 6 minutes on a fresh H200; each step's limit below stops one that hangs). Needs
-# no network.
+# feature done, made to fit one call of a lent machine (the goal: every step, the build
+# included, within 6 minutes on a fresh H200; each step's limit below stops one that runs
+# longer, and says so). Needs no network.
 #
 # Usage: scripts/gpu-verify.sh [OUT]        (default OUT gpu-verify)
 #        scripts/gpu-verify.sh --long [OUT] the long check (scripts/gpu-verify-long.sh):
@@ -36,10 +36,12 @@ summary="$out/summary.log"
 failed=0
 note() { echo "$*" | tee -a "$summary"; }
 
-# The limits, in seconds: each well above its step's time on an H200 (docs/verification.md),
-# their sum under the 10 minutes of one call.
-declare -A limit=([test]=150 [matrix]=30 [j1]=30 [shuffle1]=30 [shuffle2]=30 [selftest]=45 [mixed]=30
-                  [layers]=100 [python]=100)
+# The limits, in seconds: above each step's time on an H200 where it was measured whole
+# (docs/verification.md, 2026-12-04: matrix 16 s, j1 9 s, each shuffle 6 s, selftest 12 s,
+# mixed 8 s), their sum the 10 minutes of one call. test, layers and python did not yet
+# finish there within 150, 100 and 100 s.
+declare -A limit=([test]=200 [matrix]=30 [j1]=30 [shuffle1]=20 [shuffle2]=20 [selftest]=30 [mixed]=30
+                  [layers]=120 [python]=120)
 began=$(date +%s)
 for setting in ${HOSTCB_VERIFY_LIMITS:-}; do limit[${setting%%=*}]=${setting#*=}; done
 skipped() { [[ " ${HOSTCB_VERIFY_SKIP:-} " == *" $1 "* ]]; }
