@@ -90,3 +90,20 @@ TEST_CASE("isolate scenario shares no fault, and isolate none runs no fresh-proc
     CHECK(contains(r.reason, "needs a fresh process"));
   }
 }
+
+TEST_CASE("each pass of a repeated run has a fault of its own", "[shared_fault]") {
+  StubFixture f;
+  auto plan = f.plan({id("a", "pass", 1), id("a", "pass", 2)});
+  std::vector<Job> jobs;
+  for (int pass = 1; pass <= 2; ++pass)
+    for (const auto& s : plan) jobs.push_back({&s, 0, pass});
+  for (unsigned workers : {1u, 2u}) {
+    f.options.workers = workers;
+    auto results = execute_plan(jobs, f.env, f.options, nullptr).results;
+    REQUIRE(results.size() == 4);
+    for (const auto& r : results) CHECK(property(r, "shared_fault") == "one fault for 2 scenarios");
+    CHECK(property(results[0], "process") == property(results[1], "process"));
+    CHECK(property(results[2], "process") == property(results[3], "process"));
+    CHECK(property(results[0], "process") != property(results[2], "process"));
+  }
+}

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <thread>
 
 #include "callback/active_scenario.hpp"
@@ -383,4 +384,60 @@ TEST_CASE("workers on several devices run only their own device's jobs, in plan 
     for (std::size_t k = 0; k < in_order.size(); ++k) in_order[k] = k;
     CHECK(order == in_order);
   }
+}
+
+TEST_CASE("with one worker the jobs run in plan order, those that run alone too, the others in one worker", "[supervisor][pool]") {
+  Fixture f;
+  f.options.workers = 1;
+  auto plan = f.plan({"stub_flaky", "stub_fresh/copy=1", id("pass")});
+  std::vector<Job> jobs;
+  for (int pass = 1; pass <= 3; ++pass)
+    for (const auto& s : plan) jobs.push_back({&s, 0, pass});
+  std::vector<std::size_t> started;
+  f.options.on_start = [&](std::size_t job) { started.push_back(job); };
+  auto results = execute_plan(jobs, f.env, f.options, nullptr).results;
+  REQUIRE(results.size() == 9);
+  std::vector<std::size_t> in_order(9);
+  for (std::size_t k = 0; k < 9; ++k) in_order[k] = k;
+  CHECK(started == in_order);
+  // stub_flaky fails at its third call in a process: all three passes ran in one worker,
+  // the fresh-process scenario between them in processes of its own.
+  CHECK(results[0].status == Status::passed);
+  CHECK(results[3].status == Status::passed);
+  CHECK(results[6].status == Status::failed);
+  for (std::size_t k : {1, 4, 7}) CHECK(results[k].status == Status::passed);
+}
+
+TEST_CASE("a stop with one worker leaves out only what comes after the result that stopped it", "[supervisor][pool]") {
+  Fixture f;
+  f.options.workers = 1;
+  bool failed = false;
+  f.options.on_arrival = [&](const Result& r, std::size_t) { failed = failed || r.status == Status::failed; };
+  f.options.stop_requested = [&] { return failed; };
+  f.options.stop_reason = "not run: stopped";
+  auto results = f.run(f.plan({"stub_fresh/copy=1", id("pass"), "stub_fresh/copy=2", id("fail"), "stub_fresh/copy=3"}));
+  REQUIRE(results.size() == 5);
+  CHECK(results[0].status == Status::passed);  // alone, but before the failure in the plan
+  CHECK(results[1].status == Status::passed);
+  CHECK(results[2].status == Status::passed);
+  CHECK(results[3].status == Status::failed);
+  CHECK(results[4].status == Status::skipped);
+  CHECK(results[4].reason == "not run: stopped");
+}
+
+TEST_CASE("with several workers each pass runs whole, its alone jobs included, before the next begins", "[supervisor][pool]") {
+  Fixture f;
+  f.options.workers = 2;
+  auto plan = f.plan({"stub_fresh/copy=1", id("pass"), id("pass", 2)});
+  std::vector<Job> jobs;
+  for (int pass = 1; pass <= 2; ++pass)
+    for (const auto& s : plan) jobs.push_back({&s, 0, pass});
+  std::vector<std::size_t> started;
+  f.options.on_start = [&](std::size_t job) { started.push_back(job); };
+  auto results = execute_plan(jobs, f.env, f.options, nullptr).results;
+  REQUIRE(started.size() == 6);
+  std::set<std::size_t> first_three(started.begin(), started.begin() + 3);
+  CHECK(first_three == std::set<std::size_t>{0, 1, 2});  // pass 1, its fresh-process job last
+  CHECK(started[2] == 0);
+  for (const auto& r : results) CHECK(r.status == Status::passed);
 }

@@ -48,7 +48,7 @@ SessionOutcome RunSession::run(const std::vector<Scenario>& selection, int passe
       for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
       if (shuffle_seed_) shuffle_order(order, *shuffle_seed_ + base);  // each pass its own order
       for (std::size_t k : order) {
-        jobs.push_back({&selection[k], device});
+        jobs.push_back({&selection[k], device, pass});
         tags.push_back({devices_.size() > 1 ? device : -1, passes > 1 ? pass : 0, base + k});
       }
     }

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "exec/worker_pool.hpp"
 #include "exec/worker_session.hpp"
@@ -29,7 +30,8 @@ std::string why_not(const std::vector<const Scenario*>& scenarios, const std::ve
 std::vector<std::vector<std::size_t>> alone_programs(const std::vector<Job>& jobs, const std::vector<std::size_t>& to_run,
                                                      const ExecutionOptions& options) {
   std::vector<std::vector<std::size_t>> programs;
-  std::map<std::pair<std::string, int>, std::size_t> by_key;  // (sharing key, device) -> its program
+  // (sharing key, device, pass) -> its program: each pass of --repeat has its own fault.
+  std::map<std::tuple<std::string, int, int>, std::size_t> by_key;
   for (std::size_t i : to_run) {
     const Scenario& s = *jobs[i].scenario;
     if (!runs_alone(s)) continue;
@@ -38,7 +40,7 @@ std::vector<std::vector<std::size_t>> alone_programs(const std::vector<Job>& job
       programs.push_back({i});
       continue;
     }
-    auto [at, added] = by_key.try_emplace({key, jobs[i].device}, programs.size());
+    auto [at, added] = by_key.try_emplace({key, jobs[i].device, jobs[i].pass}, programs.size());
     if (added) programs.emplace_back();
     programs[at->second].push_back(i);
   }

@@ -17,7 +17,8 @@ namespace hostcb {
 
 // The jobs of `to_run` that must have the device to itself (runs_alone), as the programs
 // they run in, in plan order of each program's first job: those with one sharing key on
-// one device together, the rest one to a program. Under --isolate scenario none share.
+// one device in one pass together, the rest one to a program. Under --isolate scenario none
+// share.
 std::vector<std::vector<std::size_t>> alone_programs(const std::vector<Job>& jobs, const std::vector<std::size_t>& to_run,
                                                      const ExecutionOptions& options);
 

@@ -11,6 +11,8 @@
 //
 // A scenario that must have the device to itself (runs_alone, model/family.hpp) runs with
 // no other worker beside it, whatever -j says (and, across processes, runner/device_turn.hpp).
+// With one worker (-j 1) the jobs run in plan order, those alone included; with more, the
+// others first, side by side, then those alone. Passes run one after another.
 //
 // The supervisor itself holds no CUDA context.
 #pragma once
@@ -35,6 +37,8 @@ inline constexpr EnumTable<Isolation, 3> kIsolations{
 struct Job {
   const Scenario* scenario = nullptr;
   int device = 0;
+  // Its pass (run --repeat, --until-fail): every job of a pass runs before any of a later one.
+  int pass = 0;
 };
 
 // A scenario run in this process (--isolate none), and the orphans it left.

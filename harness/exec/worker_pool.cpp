@@ -95,13 +95,22 @@ class Standby {
 
 // One pool thread: worker after worker, until the queue has nothing for it.
 void serve(const std::vector<Job>& jobs, JobQueue& queue, int home, bool standby, const ExecutionOptions& options,
-           Collector& out) {
+           Collector& out, const InPlace& in_place) {
   SharedProgress progress;          // this thread's page: where its worker's scenario is
   std::vector<std::size_t> held;    // jobs its last worker was given but did not finish
   Standby next(options, progress);
+  // A job for a worker: one that must run alone, where the queue reaches it, runs in place.
+  auto for_a_worker = [&](std::optional<std::size_t> job, auto take) {
+    while (job && in_place && runs_alone(*jobs[*job].scenario)) {
+      in_place(*job);
+      if (stopping(options)) return std::optional<std::size_t>();
+      job = take();
+    }
+    return job;
+  };
   while (!stopping(options)) {
     if (held.empty()) {
-      std::optional<std::size_t> first = queue.take_any(home);
+      std::optional<std::size_t> first = for_a_worker(queue.take_any(home), [&] { return queue.take_any(home); });
       if (!first) return;
       held.push_back(*first);
     }
@@ -111,7 +120,7 @@ void serve(const std::vector<Job>& jobs, JobQueue& queue, int home, bool standby
     WorkerSession::Feed feed;
     if (options.isolation != Isolation::scenario)
       feed = [&]() -> const Scenario* {
-        std::optional<std::size_t> job = queue.take(device);
+        std::optional<std::size_t> job = for_a_worker(queue.take(device), [&] { return queue.take(device); });
         if (!job) return nullptr;
         held.push_back(*job);
         return jobs[*job].scenario;
@@ -133,7 +142,7 @@ void serve(const std::vector<Job>& jobs, JobQueue& queue, int home, bool standby
 }  // namespace
 
 void run_pool(const std::vector<Job>& jobs, const std::vector<std::size_t>& batch, unsigned workers, bool standby,
-              const ExecutionOptions& options, Collector& out) {
+              const ExecutionOptions& options, Collector& out, const InPlace& in_place) {
   standby = standby && options.standby;
   if (batch.empty()) return;
   JobQueue queue(jobs, batch);
@@ -143,8 +152,8 @@ void run_pool(const std::vector<Job>& jobs, const std::vector<std::size_t>& batc
   // thread t's home device is the t-th, round the devices, so each gets its share.
   std::vector<std::thread> threads;
   for (std::size_t t = 1; t < n; ++t)
-    threads.emplace_back([&, t] { serve(jobs, queue, devices[t % devices.size()], standby, options, out); });
-  serve(jobs, queue, devices.front(), standby, options, out);
+    threads.emplace_back([&, t] { serve(jobs, queue, devices[t % devices.size()], standby, options, out, in_place); });
+  serve(jobs, queue, devices.front(), standby, options, out, in_place);
   for (auto& thread : threads) thread.join();
 }
 

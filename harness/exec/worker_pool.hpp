@@ -18,7 +18,11 @@ namespace hostcb {
 // Runs jobs[batch[...]] until each has a result, or a stop or an interrupt (the jobs left
 // then have none: the caller skips them). `workers` is at most batch.size() in effect;
 // `standby`: each worker gets one (when ExecutionOptions::standby too).
+// `in_place`, when given, takes each job that must run alone (runs_alone) where the queue
+// reaches it, instead of a worker: the pool's worker waits, idle, until it returns (-j 1 in
+// plan order: exec/supervisor.cpp).
+using InPlace = std::function<void(std::size_t job)>;
 void run_pool(const std::vector<Job>& jobs, const std::vector<std::size_t>& batch, unsigned workers, bool standby,
-              const ExecutionOptions& options, Collector& out);
+              const ExecutionOptions& options, Collector& out, const InPlace& in_place = nullptr);
 
 }  // namespace hostcb

@@ -137,6 +137,9 @@ void WorkerSession::top_up() {
       feed_ = nullptr;  // the queue is empty for good: its jobs are all known up front
       break;
     }
+    // The feed may have taken a while (a program run alone in the meantime, -j 1): a worker
+    // with nothing in hand has its start-up allowance from now.
+    if (pos_ == scenarios_.size()) since_ = Clock::now();
     commands_ += protocol::encode(protocol::RunCommand{scenarios_.size(), next->id, {}});
     scenarios_.push_back(next);
   }
