@@ -24,3 +24,15 @@ grep -q '^6 scenarios: 6 passed' "$work/alone.log" || fail "not 6 passed: $(tail
 grep -q '^24 scenarios: 24 passed' "$work/busy.log" || fail "not 24 passed: $(tail -2 "$work/busy.log")"
 [ -e "$work/locks/hostcb-turn-cpu-stand-in.turn" ] || fail "no turn file was made in HOSTCB_LOCK_DIR"
 echo "a scenario that runs alone waits for, and holds off, another process's scenarios"
+
+# A lock folder that is none (missing, a file) is one line naming HOSTCB_LOCK_DIR and exit 2,
+# before anything runs: a run without turns would let a neighbour's fault decide verdicts.
+for bad in "$work/missing" "$work/locks/hostcb-turn-cpu-stand-in.turn"; do
+  HOSTCB_LOCK_DIR="$bad" "$stub" run -f 'stub_fresh/*' >"$work/out" 2>"$work/err"
+  rc=$?
+  [ $rc -eq 2 ] || fail "HOSTCB_LOCK_DIR=$bad: exit $rc, expected 2: $(head -c 300 "$work/err")"
+  [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "HOSTCB_LOCK_DIR=$bad: the folder for the GPU's lock files" "$work/err" ||
+    fail "HOSTCB_LOCK_DIR=$bad: not one line naming it: $(head -c 300 "$work/err")"
+  [ ! -s "$work/out" ] || fail "HOSTCB_LOCK_DIR=$bad: something ran: $(head -c 300 "$work/out")"
+done
+echo "a lock folder that is none stops the run before it starts, naming HOSTCB_LOCK_DIR"

@@ -6,6 +6,7 @@
 #include "app/expectations.hpp"
 #include "exec/interrupt.hpp"
 #include "model/errors.hpp"
+#include "runner/device_turn.hpp"
 #include "runner/runner.hpp"
 
 namespace hostcb {
@@ -13,6 +14,7 @@ namespace hostcb {
 RunSession::RunSession(const SessionOptions& options) {
   if (!options.needs_workers.empty() && options.execution.isolation == Isolation::none)
     throw UsageError(options.needs_workers);
+  if (std::string lock_folder = DeviceTurn::folder_problem(); !lock_folder.empty()) throw UsageError(lock_folder);
   install_interrupt_handlers();
   execution_ = execution_options(options.execution, options.adapters);
   const bool all = options.device == kAllDevicesName;

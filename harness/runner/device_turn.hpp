@@ -26,9 +26,9 @@ namespace hostcb {
 class DeviceTurn {
  public:
   enum class Kind { shared, exclusive };
-  // Waits for the turn. Takes none when there is nothing to share (see above), and none
-  // when a lock file cannot be opened: a turn is a courtesy between processes, never a
-  // reason a scenario cannot run (the supervisor still keeps its own run's order).
+  // Waits for the turn. Takes none when there is nothing to share (see above). A lock file
+  // that cannot be opened throws std::runtime_error naming the folder and HOSTCB_LOCK_DIR:
+  // without turns a neighbour's fault could decide a verdict, so that is no silent default.
   DeviceTurn(const Scenario& scenario, const Environment& env);
   ~DeviceTurn();
   DeviceTurn(const DeviceTurn&) = delete;
@@ -36,6 +36,10 @@ class DeviceTurn {
 
   // The lock files' stem for `scenario` in `env`, or "" when it takes no turn.
   static std::string stem(const Scenario& scenario, const Environment& env);
+  // Why no turn could be taken in the lock folder ($HOSTCB_LOCK_DIR, else /tmp): not a
+  // folder, or not one this user may make files in; "" when it will do. Asked before a
+  // run starts, so a bad value is one line and exit 2, not a run without turns.
+  static std::string folder_problem();
 
  private:
   int turnstile_ = -1, turn_ = -1;

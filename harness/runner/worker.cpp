@@ -84,7 +84,16 @@ void run_sharing_fault(const Registry& registry, const Environment& env, Runner&
     }
     return;
   }
-  DeviceTurn turn(members.front(), env);
+  std::optional<DeviceTurn> turn;
+  try {
+    turn.emplace(members.front(), env);
+  } catch (const std::runtime_error& e) {
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      on_start(k);
+      on_result(k, result_for(members[k], Status::error, e.what()));
+    }
+    return;
+  }
   runner.run_sharing_fault(members, on_start, on_result);
 }
 
@@ -122,7 +131,12 @@ int worker_main(const Registry& registry, int device) {
     }
     // Its turn on the GPU before its start: the wait is the worker's, not the scenario's time.
     std::optional<DeviceTurn> turn;
-    if (scenario) turn.emplace(*scenario, env);
+    if (scenario) try {
+        turn.emplace(*scenario, env);
+      } catch (const std::runtime_error& e) {
+        finished.result = result_for(*scenario, Status::error, e.what());
+        scenario.reset();
+      }
     progress_cell().reset(static_cast<std::int64_t>(command->index));
     mark_output("start", command->index);
     send(event(protocol::EventKind::start, command->index));
