@@ -1,5 +1,6 @@
 #include "reports/reporter.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <exception>
@@ -10,6 +11,17 @@
 #include "reports/utc_time.hpp"
 
 namespace hostcb {
+
+namespace {
+
+// Removes the report at `path` if it is a regular file (what write_file_atomically would
+// replace): never a device, a FIFO or what a symbolic link names.
+void remove_previous_report(const std::string& path) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode)) ::unlink(path.c_str());
+}
+
+}  // namespace
 
 Result unfinished_run_marker(std::size_t planned, const std::string& ended_by) {
   Result marker;
@@ -37,6 +49,9 @@ void FileReporter::run_started(const Environment& environment, std::size_t plann
   try {
     write_file_atomically(path_, render_(unfinished));
   } catch (const std::exception&) {
+    // Not even the marker fits (a full disk): then no file at all, rather than the previous
+    // run's report left where CI reads this one's. A failure here shows in the final write.
+    remove_previous_report(path_);
     return;
   }
   // What the file says if a second signal ends hostcb before the end: prepared now.

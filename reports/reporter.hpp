@@ -64,7 +64,8 @@ inline constexpr const char* kUnfinishedRunId = "hostcb/run=unfinished";  // its
 // (atomic_file.hpp). A failure is recorded in ReportFiles, never thrown. When the run
 // starts, the file is replaced by one holding only unfinished_run_marker(): a hostcb
 // killed before the end (SIGKILL) leaves that, not the previous run's report; a second
-// SIGINT or SIGTERM leaves the marker naming it (last_words.hpp).
+// SIGINT or SIGTERM leaves the marker naming it (last_words.hpp). Where not even the marker
+// can be written (a full disk), the previous report is removed: no file, never a stale one.
 class FileReporter final : public Reporter {
  public:
   using Render = std::string (*)(const RunReport&);
