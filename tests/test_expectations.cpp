@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "catch_compat.hpp"
+#include "model/json_input.hpp"
 #include "model/errors.hpp"
 #include "app/expectations.hpp"
 
@@ -133,6 +134,32 @@ TEST_CASE("an expect value nested deeper than the limit is refused, not copied",
   std::string deep = std::string(kHeader) + "{\"id\": \"a\", \"expect\": " + std::string(200000, '[') +
                      std::string(200000, ']') + ", \"reason\": \"r\", \"link\": \"l\"}]}";
   CHECK(refusal(deep).rfind("x.jsonc:3:36: nested more than 16 levels deep", 0) == 0);
+}
+
+TEST_CASE("a // comment ends where the parser ends it: deep nesting behind a CR is refused, a NUL byte too",
+          "[expectations]") {
+  const std::string nested = std::string(200000, '[') + std::string(200000, ']');
+  // The walk before the parser once ended "//" comments at "\n" only; the parser ends them at
+  // "\r" too, and read 200,000 brackets the walk had taken for a comment: a stack overflow.
+  std::string behind_cr = std::string(kHeader) + "{\"id\": \"a\", // a comment\r\"expect\": " + nested +
+                          ", \"reason\": \"r\", \"link\": \"l\"}]}";
+  CHECK(refusal(behind_cr).rfind("x.jsonc:4:24: nested more than 16 levels deep", 0) == 0);
+  std::string behind_nul = std::string(kHeader) + "{\"id\": \"a\", // a comment" + std::string(1, '\0') +
+                           "\"expect\": " + nested + ", \"reason\": \"r\", \"link\": \"l\"}]}";
+  CHECK(refusal(behind_nul).rfind("x.jsonc:3:25: a NUL byte, which JSON text never holds", 0) == 0);
+  // A NUL byte anywhere, after a whole document too (nlohmann stopped reading there).
+  CHECK(contains(refusal(std::string(kHeader) + "]}" + std::string(1, '\0') + "garbage"), "a NUL byte"));
+}
+
+TEST_CASE("lines are counted as editors count them: CR, LF and CRLF each end one", "[expectations]") {
+  for (const char* end : {"\r", "\n", "\r\n"}) {
+    std::string text = "{\"format\": \"hostcb-expectations\",\"format_version\": 1," + std::string(end) +
+                       "\"expectations\": [" + end + R"({"id": "a", "expect": ["failed"], "reason": "r", "link": "l", "driver": {"min": "580", "max": "575.9"}}]})";
+    INFO("line end " << (std::string(end) == "\r" ? "CR" : std::string(end) == "\n" ? "LF" : "CRLF"));
+    CHECK(contains(refusal(text), "x.jsonc:3:63: \"driver\" has min"));
+  }
+  CHECK(line_column("a\rb\r\nc\nd", 7) == "4:1");
+  CHECK(line_column("a\rb\r\nc\nd", 5) == "3:1");
 }
 
 TEST_CASE("a range whose min is above its max is refused", "[expectations]") {

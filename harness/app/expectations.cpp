@@ -40,36 +40,26 @@ struct SourceMap {
   explicit SourceMap(const std::string& source) : text(source) {
     int depth = 0;
     int line = 1;
-    std::size_t counted = 0;  // newlines before `counted` are in `line`
-    auto line_at = [&](std::size_t offset) {
-      line += static_cast<int>(std::count(text.begin() + counted, text.begin() + offset, '\n'));
-      counted = offset;
-      return line;
-    };
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      char c = text[i];
-      if (c == '"') {
-        std::size_t open = i;
-        for (++i; i < text.size() && text[i] != '"'; ++i)
-          if (text[i] == '\\') ++i;
-        if (depth == 1) top_keys.emplace(text.substr(open + 1, i - open - 1), open);  // a key or value: both point here
-      } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-        i = text.find('\n', i);
-        if (i == std::string::npos) break;
-      } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
-        i = text.find("*/", i + 2);
-        if (i == std::string::npos) break;
-        ++i;
-      } else if (c == '{' || c == '[') {
-        if (c == '{' && depth == 2) {
-          entry_starts.push_back(i);
-          entry_lines.push_back(line_at(i));
-        }
-        ++depth;
-      } else if (c == '}' || c == ']') {
-        --depth;
-      }
-    }
+    std::size_t counted = 0;  // line ends before `counted` are in `line`
+    walk_json(
+        text, true,
+        [&](std::size_t at, char c) {
+          if (c == '{' || c == '[') {
+            if (c == '{' && depth == 2) {
+              entry_starts.push_back(at);
+              line += static_cast<int>(line_ends(text, counted, at));
+              counted = at;
+              entry_lines.push_back(line);
+            }
+            ++depth;
+          } else {
+            --depth;
+          }
+          return true;
+        },
+        [&](std::size_t open, std::size_t close) {  // a key or value: both point here
+          if (depth == 1) top_keys.emplace(text.substr(open + 1, close - open - 1), open);
+        });
   }
   // "LINE:COLUMN" of entry `index`, or of its key `key` when the entry has it.
   std::string where(std::size_t index, const std::string& key = "") const {

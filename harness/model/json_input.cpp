@@ -11,29 +11,23 @@ namespace hostcb {
 
 namespace {
 
-// The offset of the first bracket nested deeper than `max_depth`, or npos. Skips strings
-// and (when allowed) comments; text it misreads is left for the parser to refuse.
+// The offset of the first bracket nested deeper than `max_depth`, or npos.
 std::size_t too_deep_at(const std::string& text, int max_depth, bool comments) {
   int depth = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '"') {
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\') ++i;
-    } else if (comments && c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-      i = text.find('\n', i);
-      if (i == std::string::npos) break;
-    } else if (comments && c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
-      i = text.find("*/", i + 2);
-      if (i == std::string::npos) break;
-      ++i;
-    } else if (c == '{' || c == '[') {
-      if (++depth > max_depth) return i;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return std::string::npos;
+  std::size_t deep = std::string::npos;
+  walk_json(
+      text, comments,
+      [&](std::size_t at, char c) {
+        if (c == '{' || c == '[') {
+          if (++depth <= max_depth) return true;
+          deep = at;
+          return false;
+        }
+        --depth;
+        return true;
+      },
+      [](std::size_t, std::size_t) {});
+  return deep;
 }
 
 // nlohmann's DOM parser, refusing a key given twice in one object: nlohmann keeps the last
@@ -85,22 +79,28 @@ class DomRefusingDuplicateKeys {
 
 }  // namespace
 
+std::size_t line_ends(const std::string& text, std::size_t from, std::size_t to) {
+  std::size_t ends = 0;
+  for (std::size_t i = from; i < to && i < text.size(); ++i)
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) ++ends;
+  return ends;
+}
+
 std::string line_column(const std::string& text, std::size_t offset) {
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return str(line, ":", column);
+  offset = std::min(offset, text.size());
+  const std::size_t line = 1 + line_ends(text, 0, offset);
+  std::size_t start = offset;  // the first byte of the line `offset` is on
+  while (start > 0 && text[start - 1] != '\n' && text[start - 1] != '\r') --start;
+  return str(line, ":", offset - start + 1);
 }
 
 nlohmann::ordered_json parse_json_input(const std::string& text, const std::string& name, const JsonLimits& limits) {
   if (text.size() > limits.max_bytes)
     throw UsageError(str(name, ": ", text.size(), " bytes; more than the ", limits.max_bytes, " this reader takes"));
+  // nlohmann's lexer ends its input at a NUL byte, and a "//" comment at one: text after
+  // it would be read by one reader and not another. JSON text holds none.
+  if (std::size_t nul = text.find('\0'); nul != std::string::npos)
+    throw UsageError(str(name, ":", line_column(text, nul), ": a NUL byte, which JSON text never holds"));
   std::size_t deep = too_deep_at(text, limits.max_depth, limits.comments);
   if (deep != std::string::npos)
     throw UsageError(str(name, ":", line_column(text, deep), ": nested more than ", limits.max_depth, " levels deep"));
