@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <map>
 
@@ -35,6 +36,37 @@ const char* kind_of(mode_t mode) {
   if (S_ISSOCK(mode)) return "a socket";
   if (S_ISLNK(mode)) return "a symbolic link";
   return "not a regular file";
+}
+
+// Whether `head` (a file's first 4 KiB) is a report of `t`'s kind: any JUnit file; a hostcb
+// JSON document ("format": "hostcb-..."); hostcb's Markdown or HTML. A file that holds
+// something else would be lost if replaced (a layer's source, an expectations file, another
+// tool's output). Kinds not named here are not checked.
+bool holds_report_of_its_kind(const ReportTarget& t, const std::string& head) {
+  auto has = [&](const char* text) { return head.find(text) != std::string::npos; };
+  auto ends_with = [&](const std::string& tail) {
+    return t.what.size() >= tail.size() && t.what.compare(t.what.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (t.what == "JUnit report") return has("<testsuites") || has("<testsuite ");
+  if (ends_with("JSON") || ends_with("JSON report")) {  // every hostcb document: "format": "hostcb-..."
+    std::size_t format = head.find("\"format\"");
+    if (format == std::string::npos) return false;
+    std::size_t value = head.find_first_not_of(" \t\r\n:", format + 8);
+    return value != std::string::npos && head.compare(value, 8, "\"hostcb-") == 0;
+  }
+  if (t.what == "Markdown report") return head.rfind("# hostcb", 0) == 0;
+  if (ends_with("HTML") || ends_with("HTML report")) return has("<title>hostcb");
+  return true;
+}
+
+// The first 4 KiB of a regular file, or "" when it cannot be read.
+std::string head_of(const std::string& path) {
+  std::string head(4096, '\0');
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return "";
+  head.resize(std::fread(&head[0], 1, head.size(), f));
+  std::fclose(f);
+  return head;
 }
 
 // The file's identity: its folder's canonical path and its name. Returns "" after
@@ -82,6 +114,12 @@ void check_report_targets(const std::vector<ReportTarget>& targets, const std::v
     if (it != seen.end())
       throw UsageError(str(it->second->what, " '", it->second->path, "' is the ", input.what, " '", input.path,
                            "' this command reads; writing it would replace it: name another file"));
+  }
+  for (const auto& t : targets) {
+    struct stat st {};
+    if (::lstat(t.path.c_str(), &st) == 0 && st.st_size > 0 && !holds_report_of_its_kind(t, head_of(t.path)))
+      throw UsageError(str("cannot write ", t.what, " '", t.path, "': holds something that is not a ", t.what,
+                           "; it would be replaced and lost: remove it, or name another file"));
   }
 }
 

@@ -16,7 +16,9 @@ struct ReportTarget {
 // written as a new or replaced regular file. Refused: an empty path, a path ending in
 // '/', a directory, an existing FIFO, device node, socket or other non-regular file, a
 // symbolic link (the atomic rename would replace the link, not write through it), a
-// read-only file, a missing or non-folder parent, a folder that takes no new file, and
+// read-only file, an existing file that holds something other than a report of its kind
+// (a JUnit or JSON report, hostcb's Markdown or HTML matrix: a layer's source given as
+// --json would be lost), a missing or non-folder parent, a folder that takes no new file, and
 // two targets naming the same file (compared by canonical folder and name), and a
 // target naming one of the command's `inputs` (a results file, the expectations file,
 // an adapter: "what" says which), through any link or ./ to it: the report would replace

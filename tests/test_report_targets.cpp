@@ -60,8 +60,35 @@ mode_t mode_of(const std::string& path) {
 
 TEST_CASE("report targets: new and regular files are accepted", "[report_targets]") {
   std::string dir = fresh_dir("ok");
-  touch(dir + "/old.xml");
-  CHECK(refusal({{dir + "/new.xml", "JUnit report"}, {dir + "/old.xml", "JSON report"}}).empty());
+  touch(dir + "/old.xml", "");
+  CHECK(refusal({{dir + "/new.xml", "JUnit report"}, {dir + "/old.xml", "JSON report"}}).empty());  // new, and empty
+}
+
+TEST_CASE("report targets: a file is replaced only when it holds a report of its kind", "[report_targets]") {
+  std::string dir = fresh_dir("content");
+  auto file = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir + "/" + name) << text;
+    return dir + "/" + name;
+  };
+  const std::string junit = file("a.xml", "<?xml version=\"1.0\"?>\n<testsuites name=\"pytest\">\n</testsuites>\n");
+  const std::string json = file("a.json", "{\n  \"format\": \"hostcb-results\",\n  \"format_version\": 3\n}\n");
+  const std::string compact = file("m.json", "{\"format\":\"hostcb-matrix\",\"format_version\":1}");
+  const std::string markdown = file("m.md", "# hostcb driver matrix\n");
+  const std::string html = file("m.html", "<!DOCTYPE html>\n<html><head><title>hostcb driver matrix</title>");
+  const std::string layer = file("victim_layer.py", "def launch_host_func(stream, fn, data):\n    pass\n");
+  const std::string other = file("other.json", "{\"format\": \"something-else\"}");
+  CHECK(refusal({{junit, "JUnit report"}, {json, "JSON report"}, {compact, "matrix JSON"}, {markdown, "Markdown report"},
+                 {html, "HTML report"}}).empty());
+  for (const auto& [path, what] : std::vector<std::pair<std::string, std::string>>{{layer, "JSON report"},
+                                                                                   {layer, "JUnit report"},
+                                                                                   {other, "JSON report"},
+                                                                                   {json, "JUnit report"},
+                                                                                   {junit, "Markdown report"},
+                                                                                   {json, "bench HTML"}}) {
+    INFO(path << " as " << what);
+    CHECK(refusal({{path, what}}) == "cannot write " + what + " '" + path + "': holds something that is not a " + what +
+                                          "; it would be replaced and lost: remove it, or name another file");
+  }
 }
 
 TEST_CASE("report targets: empty paths, folders and non-regular files are refused", "[report_targets]") {

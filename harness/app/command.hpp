@@ -34,5 +34,6 @@ std::unique_ptr<Command> make_result_command();
 std::unique_ptr<Command> make_bench_command();
 std::unique_ptr<Command> make_overhead_command();
 std::unique_ptr<Command> make_worker_command();
+std::unique_ptr<Command> make_check_reports_command();
 
 }  // namespace hostcb

@@ -77,6 +77,21 @@ class Invocation:
         return done
 
 
+def check_report_paths(targets: Sequence[Tuple[str, str]], inputs: Sequence[Tuple[str, str]] = (),
+                       binary: Optional[str] = None) -> None:
+    """hostcb's own rules for report paths (`hostcb check-reports`), for a report this package
+    writes: each target is (what, path), e.g. ("JSON report", "out.json"); each input a file
+    the command reads. Raises UsageError with hostcb's one line for a path hostcb would refuse."""
+    arguments = ["check-reports"]
+    for what, path in targets:
+        arguments += ["--target", "%s=%s" % (what, path)]
+    for what, path in inputs:
+        arguments += ["--input", "%s=%s" % (what, path)]
+    done = Invocation.make(None, binary).call(arguments)
+    if done.returncode != 0:
+        raise HostcbError("hostcb check-reports exited %d: %s" % (done.returncode, done.stderr.strip()))
+
+
 def _layer_only(listing: Listing) -> Listing:
     """The scenarios that go through the layer loaded (the last adapter): forward=its name."""
     if not listing.adapters:

@@ -38,9 +38,9 @@ from typing import Any, Dict, Generator, List, Optional
 import pytest
 
 from . import _keyword, _xdist
-from ._api import Invocation, _list, merged_documents, run_ids
+from ._api import Invocation, _list, check_report_paths, merged_documents, run_ids
 from ._junit import JunitLayout
-from ._results import HostcbError, Result, Run, Scenario, Status
+from ._results import HostcbError, Result, Run, Scenario, Status, UsageError
 
 _BAD = (Status.FAILED, Status.ERROR, Status.XPASS)  # what fails a run (hostcb's is_bad)
 _PREFIX = _keyword.PREFIX  # a layer's collector: hostcb:LAYER
@@ -148,14 +148,33 @@ class HostcbSession:
         self.selected = self._take_node_ids(config)
         path = config.getoption("hostcb_json")
         self.json_path = os.path.abspath(path) if path is not None else None
-        if self.json_path is not None and os.path.isdir(self.json_path):
-            raise pytest.UsageError("--hostcb-json %s: a folder; give a file's path" % path)
+        if self.json_path is not None:
+            self._check_json_path(path)
         self.documents: List[Dict[str, Any]] = []  # this process's runs'
         self.worker_documents: Dict[str, List[Dict[str, Any]]] = {}  # the xdist controller's, by worker
         self.json_note = ""
         self.require_gpu = config.getoption("hostcb_require_gpu")
         self.outcomes: Dict[str, Any] = {}  # node id -> (hostcb's status or None, its reason), as reported
         self.gpu_note = ""
+
+    def _check_json_path(self, given: str) -> None:
+        """Before anything runs, --hostcb-json is held to hostcb's own rules for report paths
+        (no folder, device, FIFO or link; nothing that is not a hostcb report; not a file the
+        session reads): hostcb check-reports says, in one line. Nor pytest's --junitxml."""
+        os.makedirs(os.path.dirname(self.json_path), exist_ok=True)  # as pytest makes --junitxml's
+        junitxml = getattr(self.config.option, "xmlpath", None)
+        if junitxml and os.path.realpath(junitxml) == os.path.realpath(self.json_path):
+            raise pytest.UsageError("--hostcb-json %s and --junitxml %s name the same file; each report needs its own"
+                                    % (given, junitxml))
+        inputs = [("layer file", layer.partition("@")[0]) for layer in self.layers
+                  if os.path.isfile(layer.partition("@")[0])]
+        expectations = self.config.getoption("hostcb_expectations")
+        if expectations:
+            inputs.append(("expectations file", expectations))
+        try:
+            check_report_paths([("JSON report", given)], inputs, self.config.getoption("hostcb_binary"))
+        except UsageError as e:
+            raise pytest.UsageError("--hostcb-json: %s" % e) from None
 
     def _take_node_ids(self, config: pytest.Config) -> List[str]:
         """The arguments that are node ids of the command line's layers, taken off pytest's
@@ -247,10 +266,18 @@ class HostcbSession:
             return
         document = merged_documents(documents)
         folder = os.path.dirname(self.json_path)
-        os.makedirs(folder, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=folder, prefix=".hostcb-", suffix=".json", delete=False,
                                          encoding="utf-8") as f:
             json.dump(document, f, indent=2)
+        # The mode hostcb gives its own: an existing file's, else what the umask leaves of
+        # 0666 (a temporary file is made 0600).
+        try:
+            mode = os.stat(self.json_path).st_mode & 0o7777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(f.name, mode)
         os.replace(f.name, self.json_path)  # whole or not at all, as hostcb writes its own
         self.json_note = "hostcb: wrote %s: %d results of %d hostcb runs" % (
             self.json_path, len(document["results"]), len(documents))

@@ -458,10 +458,42 @@ def test_hostcb_json_is_what_hostcb_reported_for_report_and_the_comparison(pytes
     assert compared.returncode == 0 and compared.stdout.rstrip().endswith("agree"), compared.stdout
 
 
-def test_a_folder_for_hostcb_json_is_a_usage_error(pytester, stub):
-    folder = run(pytester, stub, "--hostcb-json", str(pytester.path))
-    assert folder.ret == pytest.ExitCode.USAGE_ERROR
-    assert "--hostcb-json %s: a folder; give a file's path" % pytester.path in folder.stderr.str()
+def test_hostcb_json_refuses_before_anything_runs_what_hostcb_run_json_refuses(pytester, stub, calls, tmp_path):
+    # Issue 42, item 2: --hostcb-json replaced a device, a FIFO, a link, the layer's source,
+    # the expectations file and the --junitxml file, and found an unwritable path only at
+    # the end. hostcb's own rules now apply (hostcb check-reports), before any run.
+    layer = tmp_path / "my_layer.py"
+    layer.write_text(open(MIXED_LAYER).read())
+    expectations = tmp_path / "expect.jsonc"
+    expectations.write_text('{"format": "hostcb-expectations", "format_version": 1, "expectations": []}')
+    fifo = tmp_path / "fifo"
+    os.mkfifo(str(fifo))
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "elsewhere.json")
+    junit = tmp_path / "pytest.xml"
+    cases = [(str(pytester.path), "is a directory"), (str(fifo), "is a FIFO"), (str(link), "is a symbolic link"),
+             (str(layer), "is the layer file"), (str(expectations), "is the expectations file"),
+             (str(junit), "and --junitxml %s name the same file" % junit), ("/proc/version", "")]
+    for path, says in cases:
+        before = open(path).read() if os.path.isfile(path) and path != str(fifo) else None
+        result = pytest_run(pytester, "--hostcb-layer=" + str(layer), "--hostcb-binary=" + stub, ONLY_STUB_FORWARD,
+                            "--hostcb-json=" + path, "--hostcb-expectations=" + str(expectations),
+                            "--junitxml=" + str(junit))
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, (path, result.stderr.str())
+        assert "--hostcb-json" in result.stderr.str() and says in result.stderr.str(), (path, result.stderr.str())
+        assert not calls(), path  # nothing ran
+        if before is not None:
+            assert open(path).read() == before, path  # untouched
+    assert "holds something that is not a JSON report" in run(pytester, stub, "--hostcb-json=" + str(layer)).stderr.str()
+
+
+def test_hostcb_json_is_written_with_the_mode_hostcb_gives_its_reports(pytester, stub):
+    old = os.umask(0o022)
+    try:
+        run(pytester, stub, "--hostcb-json=results.json")
+    finally:
+        os.umask(old)
+    assert (os.stat(str(pytester.path / "results.json")).st_mode & 0o777) == 0o644
 
 
 def test_hostcb_json_of_a_session_without_runs_is_not_written(pytester, stub):
