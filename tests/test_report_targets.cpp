@@ -102,12 +102,18 @@ TEST_CASE("report targets: empty paths, folders and non-regular files are refuse
   int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
-  std::string sock_path = dir + "/sock";
+  // A socket's path must fit sun_path (108 bytes): not under the build folder, whose path is
+  // the user's (a deep checkout once failed CI's ASan stage here).
+  char short_dir[] = "/tmp/hostcb-sock-XXXXXX";
+  REQUIRE(::mkdtemp(short_dir) != nullptr);
+  std::string sock_path = std::string(short_dir) + "/sock";
   REQUIRE(sock_path.size() < sizeof address.sun_path);
   std::snprintf(address.sun_path, sizeof address.sun_path, "%s", sock_path.c_str());
   REQUIRE(::bind(sock, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
   CHECK(contains(refusal(sock_path), "is a socket"));
   ::close(sock);
+  ::unlink(sock_path.c_str());
+  ::rmdir(short_dir);
   CHECK(S_ISFIFO(mode_of(dir + "/fifo")));  // nothing was replaced
 }
 

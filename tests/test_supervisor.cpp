@@ -1,5 +1,6 @@
 #include <signal.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -245,8 +246,13 @@ TEST_CASE("a scenario an interrupt stops in flight keeps the time it ran", "[sup
   Fixture f;
   auto plan = f.plan({id("hang"), id("pass")});
   clear_interrupt();
-  std::thread interrupter([] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  // The interrupt comes 0.6 s after the hang started, however long its worker took to start
+  // (under load, seconds: a fixed delay from the run's start once left it 0.44 s).
+  std::atomic<bool> started{false};
+  f.options.on_start = [&](std::size_t) { started = true; };
+  std::thread interrupter([&] {
+    while (!started) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
     request_interrupt(SIGINT);
   });
   auto results = f.run(plan);
