@@ -269,14 +269,12 @@ class HostcbSession:
         with tempfile.NamedTemporaryFile("w", dir=folder, prefix=".hostcb-", suffix=".json", delete=False,
                                          encoding="utf-8") as f:
             json.dump(document, f, indent=2)
-        # The mode hostcb gives its own: an existing file's, else what the umask leaves of
-        # 0666 (a temporary file is made 0600).
+        # The mode hostcb gives its own reports: an existing file's, else 0644 (a temporary
+        # file is made 0600).
         try:
             mode = os.stat(self.json_path).st_mode & 0o7777
         except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
+            mode = 0o644
         os.chmod(f.name, mode)
         os.replace(f.name, self.json_path)  # whole or not at all, as hostcb writes its own
         self.json_note = "hostcb: wrote %s: %d results of %d hostcb runs" % (

@@ -488,12 +488,11 @@ def test_hostcb_json_refuses_before_anything_runs_what_hostcb_run_json_refuses(p
 
 
 def test_hostcb_json_is_written_with_the_mode_hostcb_gives_its_reports(pytester, stub):
-    old = os.umask(0o022)
-    try:
-        run(pytester, stub, "--hostcb-json=results.json")
-    finally:
-        os.umask(old)
-    assert (os.stat(str(pytester.path / "results.json")).st_mode & 0o777) == 0o644
+    run(pytester, stub, "--hostcb-json=results.json")
+    assert (os.stat(str(pytester.path / "results.json")).st_mode & 0o777) == 0o644  # hostcb's: new reports 0644
+    os.chmod(str(pytester.path / "results.json"), 0o640)
+    run(pytester, stub, "--hostcb-json=results.json")
+    assert (os.stat(str(pytester.path / "results.json")).st_mode & 0o777) == 0o640  # a replaced one keeps its own
 
 
 def test_hostcb_json_of_a_session_without_runs_is_not_written(pytester, stub):
