@@ -39,11 +39,13 @@ static int open_temp_beside(const std::string& path, std::string& temp_path) {
   return fd;
 }
 
-void write_file_atomically(const std::string& path, const std::string& content) {
+void write_file_atomically(const std::string& path, const std::string& content,
+                           const std::function<void(const std::string&)>& on_temporary) {
   auto fail = [&](const std::string& why) { return std::runtime_error(str("cannot write ", path, ": ", why)); };
   std::string temp;
   int fd = open_temp_beside(path, temp);
   if (fd < 0) throw fail(std::strerror(errno));
+  if (on_temporary) on_temporary(temp);
   const char* data = content.data();
   std::size_t left = content.size();
   while (left > 0) {

@@ -2,13 +2,17 @@
 // the same folder, is flushed to disk, then renamed over the target. A reader (or a CI
 // job that kills us) never sees half a report.
 #pragma once
+#include <functional>
 #include <string>
 
 namespace hostcb {
 
 // Throws std::runtime_error ("cannot write <path>: <reason>") on failure, and refuses to
 // replace an existing non-regular file or symbolic link. An existing file keeps its mode.
-void write_file_atomically(const std::string& path, const std::string& content);
+// `on_temporary`, when given, is told the temporary file's name once it exists (and
+// before anything is written to it): reports/last_words.hpp removes it on a second signal.
+void write_file_atomically(const std::string& path, const std::string& content,
+                           const std::function<void(const std::string&)>& on_temporary = nullptr);
 
 // A name for a file beside `path` ending in `suffix`: the report's name cut so that the
 // whole still fits in NAME_MAX (a legal 254-character name must not fail as too long).

@@ -4,7 +4,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <limits.h>
+
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <mutex>
 
 #include "reports/atomic_file.hpp"
@@ -18,7 +22,12 @@ namespace {
 // never reads freed memory.
 struct Slot {
   std::atomic<bool> armed{false};
-  std::string path, temporary, on_sigint, on_sigterm;
+  std::string path, temporary;
+  std::array<std::string, kStopSignalCount> by_signal;
+  // The report's own temporary file while it is written (last_words_writing), in a buffer
+  // the handler may read: set before `writing`, which the handler reads first.
+  char report_temporary[PATH_MAX] = {};
+  std::atomic<bool> writing{false};
 };
 constexpr int kSlots = 8;  // a run writes two reports
 Slot g_slots[kSlots];
@@ -38,7 +47,7 @@ bool write_all(int fd, const std::string& text) noexcept {
 
 }  // namespace
 
-void arm_last_words(const std::string& path, std::string on_sigint, std::string on_sigterm) {
+void arm_last_words(const std::string& path, std::array<std::string, kStopSignalCount> by_signal) {
   std::lock_guard<std::mutex> lock(g_arming);
   Slot* free = nullptr;
   for (Slot& slot : g_slots) {
@@ -48,9 +57,20 @@ void arm_last_words(const std::string& path, std::string on_sigint, std::string 
   if (!free) return;  // more reports than slots: those keep the marker the run started with
   free->path = path;
   free->temporary = temporary_name_beside(path, ".last-words");
-  free->on_sigint = std::move(on_sigint);
-  free->on_sigterm = std::move(on_sigterm);
+  free->by_signal = std::move(by_signal);
+  free->writing = false;
   free->armed = true;
+}
+
+void last_words_writing(const std::string& path, const std::string& temporary) {
+  std::lock_guard<std::mutex> lock(g_arming);
+  for (Slot& slot : g_slots) {
+    if (!slot.armed || slot.path != path) continue;
+    slot.writing = false;
+    if (temporary.empty() || temporary.size() >= sizeof slot.report_temporary) return;
+    std::memcpy(slot.report_temporary, temporary.c_str(), temporary.size() + 1);
+    slot.writing = true;
+  }
 }
 
 void disarm_last_words(const std::string& path) {
@@ -60,12 +80,18 @@ void disarm_last_words(const std::string& path) {
 }
 
 void write_last_words(int signo) noexcept {
+  const int which = stop_signal_index(signo);
   for (Slot& slot : g_slots) {
-    if (!slot.armed) continue;
+    if (!slot.armed || which < 0) continue;
+    if (slot.writing) {
+      // Its report was being written: half a file is removed; one renamed into place already
+      // (its temporary gone) is whole, and stays.
+      if (::unlink(slot.report_temporary) != 0 && errno == ENOENT) continue;
+    }
     ::unlink(slot.temporary.c_str());
     int fd = ::open(slot.temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) continue;
-    const bool written = write_all(fd, signo == SIGTERM ? slot.on_sigterm : slot.on_sigint);
+    const bool written = write_all(fd, slot.by_signal[static_cast<std::size_t>(which)]);
     if (::close(fd) == 0 && written && ::rename(slot.temporary.c_str(), slot.path.c_str()) == 0) continue;
     ::unlink(slot.temporary.c_str());
   }

@@ -55,22 +55,25 @@ void FileReporter::run_started(const Environment& environment, std::size_t plann
     return;
   }
   // What the file says if a second signal ends hostcb before the end: prepared now.
-  std::string on_signal[2];
-  for (int k = 0; k < 2; ++k) {
-    unfinished.results = {unfinished_run_marker(planned, k == 0 ? "a second SIGINT" : "a second SIGTERM")};
-    on_signal[k] = render_(unfinished);
+  std::array<std::string, kStopSignalCount> on_signal;
+  for (int k = 0; k < kStopSignalCount; ++k) {
+    unfinished.results = {unfinished_run_marker(planned, str("a second ", stop_signal_name(kStopSignals[k])))};
+    on_signal[static_cast<std::size_t>(k)] = render_(unfinished);
   }
-  arm_last_words(path_, std::move(on_signal[0]), std::move(on_signal[1]));
+  arm_last_words(path_, std::move(on_signal));
 }
 
 void FileReporter::run_finished(const RunReport& report, ReportFiles& files) {
-  disarm_last_words(path_);  // the run's own report from here on
+  // Armed until the report is in place: a second signal while it is rendered or written
+  // (hundreds of megabytes for a long run) leaves the marker naming it, and no temporary.
   try {
-    write_file_atomically(path_, render_(report));
+    write_file_atomically(path_, render_(report), [&](const std::string& temporary) { last_words_writing(path_, temporary); });
     files.written.push_back(path_);
   } catch (const std::exception& e) {
+    last_words_writing(path_, "");
     files.failed.push_back(e.what());
   }
+  disarm_last_words(path_);
 }
 
 }  // namespace hostcb

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# SIGINT and SIGTERM through the real binary: workers stop (one, or four side by side), both
-# reports are written with every planned scenario (those not run skipped as interrupted),
-# exit code 130 / 143.
+# SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session) through the real binary:
+# workers stop (one, or four side by side), both reports are written with every planned
+# scenario (those not run skipped as interrupted), exit code 130 / 143 / 129. A second signal
+# while the reports are written ends hostcb at once: each report is then whole or says so,
+# naming the signal, and no temporary file is left beside it.
 # Usage: e2e_signals.sh HOSTCB_STUB WORK_DIR PENDING_SIGNAL
 set -uo pipefail
 stub="$1" work="$2" pending="$3"
 rm -rf "$work" && mkdir -p "$work"
 
 # With one worker and with four side by side (run -j 4): every worker stops, none is left.
+want_of() { case "$1" in INT) echo 130 ;; TERM) echo 143 ;; HUP) echo 129 ;; esac; }
 for jobs in 1 4; do
-for signal in INT TERM; do
-  want=$([ "$signal" = INT ] && echo 130 || echo 143)
+for signal in INT TERM HUP; do
+  want=$(want_of "$signal")
   # The marker is inherited by this run's workers only, so other tests' workers do not count.
   mark="hostcb-signal-test-$$-$signal-$jobs"
   HOSTCB_SIGNAL_TEST_MARK="$mark" "$stub" run -j $jobs --filter 'stub/behave=slow/*' --axis copy=1,2,3,4,5,6,7,8,9,10 \
@@ -40,8 +43,8 @@ done
 # A signal that arrives as main starts (before planning, D16): pending_signal makes it
 # pending at exec, so it arrives the moment the handlers are installed. Reports are still
 # written with every scenario skipped as interrupted.
-for signal in INT TERM; do
-  want=$([ "$signal" = INT ] && echo 130 || echo 143)
+for signal in INT TERM HUP; do
+  want=$(want_of "$signal")
   "$pending" "$signal" "$stub" run --filter 'stub/behave=slow/*' --axis copy=1,2,3 \
     --junit "$work/early_$signal.xml" --json "$work/early_$signal.json" >"$work/early_$signal.log" 2>&1
   code=$?
@@ -73,6 +76,39 @@ if [ "$code" != 130 ] || ! awk -v s="${seconds:-0}" -v r="${run_seconds:-0}" 'BE
   cat "$work/inflight.json" >&2
   exit 1
 fi
+
+# A second signal while the reports of 200,000 results are rendered and written (issue 42,
+# item 5: a 120-195 MB temporary was left beside the report, which kept the marker that names
+# no cause). Whenever it lands, each report is whole (this run's results) or the marker that
+# names the second signal, and nothing else is left in the folder.
+mkdir -p "$work/second"
+"$stub" run -q -j 1 --filter 'stub/behave=pass/*' --axis copy=1-10000 --repeat 20 \
+  --junit "$work/second/r.xml" --json "$work/second/r.json" >"$work/second.log" 2>&1 &
+pid=$!
+sleep 1.5
+kill -s INT "$pid"
+# The second signal lands while a report is written: once its temporary file shows.
+seen=""
+for _ in $(seq 2000); do
+  seen=$(cd "$work/second" && ls -A | grep -m1 -e '\.tmp-') && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.01
+done
+kill -s TERM "$pid"
+wait "$pid"
+code=$?
+[ -n "$seen" ] || { echo "the reports' writing was never seen (no temporary file): the test did not reach its case" >&2; exit 1; }
+left=$(ls -A "$work/second" | grep -v -x -e r.xml -e r.json | tr '\n' ' ')
+echo "SIGINT, then SIGTERM while writing: exit $code; left beside the reports: ${left:-nothing}"
+[ "$code" = 143 ] && [ -z "$left" ] || { echo "expected exit 143 and nothing beside the reports" >&2; exit 1; }
+for report in "$work/second/r.xml" "$work/second/r.json"; do
+  if grep -q 'has not written its results' "$report"; then
+    echo "$report keeps the marker that names no cause, though hostcb saw the second signal" >&2
+    exit 1
+  fi
+  grep -q 'ended by a second SIGTERM' "$report" || tail -c 200 "$report" | grep -q '</testsuites>\|^}' ||
+    { echo "$report is neither whole nor the marker naming SIGTERM: $(tail -c 200 "$report")" >&2; exit 1; }
+done
 
 # --isolate none runs the hang in this process: a second signal, of either kind, ends
 # hostcb at once (D17).

@@ -1,4 +1,4 @@
-/* pending_signal INT|TERM PROGRAM ARG...: runs PROGRAM with that signal already pending
+/* pending_signal INT|TERM|HUP PROGRAM ARG...: runs PROGRAM with that signal already pending
  * (blocked, raised, then exec: a pending signal survives exec). It arrives the moment the
  * program unblocks it: the earliest a signal can reach its main, without a race. */
 #include <signal.h>
@@ -8,10 +8,10 @@
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: pending_signal INT|TERM PROGRAM ARG...\n");
+    fprintf(stderr, "usage: pending_signal INT|TERM|HUP PROGRAM ARG...\n");
     return 2;
   }
-  int signo = strcmp(argv[1], "INT") == 0 ? SIGINT : SIGTERM;
+  int signo = strcmp(argv[1], "INT") == 0 ? SIGINT : strcmp(argv[1], "HUP") == 0 ? SIGHUP : SIGTERM;
   signal(signo, SIG_DFL);  /* a shell's background job ignores SIGINT: not inherited here */
   sigset_t set;
   sigemptyset(&set);

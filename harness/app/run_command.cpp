@@ -28,7 +28,7 @@ crashes or hangs; scenario gives each scenario a fresh process; none runs in-pro
 Exit codes: 0 every scenario that ran passed (or failed as listed: xfail), 1 a scenario failed (a
 host-function call after its scenario ended fails it) or errored, an xpass, or a report was not written,
 2 usage error (nothing ran), 77 nothing ran (all skipped, e.g. no usable GPU; with --require-gpu no usable
-GPU is 1), 130/143 interrupted by SIGINT/SIGTERM (reports are still written, unrun scenarios skipped).)";
+GPU is 1), 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (reports are still written, unrun scenarios skipped).)";
 
 class RunCommand final : public Command {
  public:

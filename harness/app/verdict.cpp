@@ -5,6 +5,7 @@
 
 #include "model/defaults.hpp"
 #include "model/errors.hpp"
+#include "model/stop_signals.hpp"
 
 namespace hostcb {
 
@@ -32,7 +33,7 @@ Verdict run_verdict(const RunOutcome& outcome) {
     std::size_t not_run = 0;
     for (const auto& r : outcome.results) not_run += r.cause == SkipCause::interrupted;
     return {exit_code_for_signal(outcome.interrupt_signal),
-            str("interrupted by ", outcome.interrupt_signal == SIGTERM ? "SIGTERM" : "SIGINT", "; ", not_run,
+            str("interrupted by ", stop_signal_name(outcome.interrupt_signal), "; ", not_run,
                 " scenario(s) not run")};
   }
   std::string bad;

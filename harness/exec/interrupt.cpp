@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "model/defaults.hpp"
+#include "model/stop_signals.hpp"
 
 namespace hostcb {
 
@@ -49,15 +50,16 @@ void make_pipe() {
   });
 }
 
-// The first SIGINT or SIGTERM is remembered; any later one, of either kind, is the user
+// The first SIGINT, SIGTERM or SIGHUP is remembered; any later one, of any kind, is the user
 // insisting (unless it is a copy of the first): the default action, at once (a hang under
 // --isolate none never checks).
 void on_signal(int signo, siginfo_t* info, void*) {
   if (g_signal.load() != 0) {
     if (copy_of_first(signo, info)) return;
     if (LastWords last_words = g_last_words.load()) last_words(signo);
-    say(signo == SIGTERM ? "hostcb: a second signal (SIGTERM): ending at once, without writing the reports\n"
-                         : "hostcb: a second signal (SIGINT): ending at once, without writing the reports\n");
+    say("hostcb: a second signal (");
+    say(stop_signal_name(signo));
+    say("): ending at once, without writing the reports\n");
     signal(signo, SIG_DFL);  // async-signal-safe, as is raise()
     raise(signo);            // blocked in this handler: delivered, fatally, when it returns
     return;
@@ -86,16 +88,13 @@ void install_interrupt_handlers() {
   struct sigaction action {};
   action.sa_sigaction = on_signal;
   sigemptyset(&action.sa_mask);
-  sigaddset(&action.sa_mask, SIGINT);  // one handler at a time: the second signal sees the first
-  sigaddset(&action.sa_mask, SIGTERM);
+  for (int signo : kStopSignals) sigaddset(&action.sa_mask, signo);  // one handler at a time: the second sees the first
   action.sa_flags = SA_SIGINFO;  // who sent it: a copy of the first is not a second
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+  for (int signo : kStopSignals) sigaction(signo, &action, nullptr);
   // A launcher that blocked them must not make us deaf: one pending now arrives here.
   sigset_t ours;
   sigemptyset(&ours);
-  sigaddset(&ours, SIGINT);
-  sigaddset(&ours, SIGTERM);
+  for (int signo : kStopSignals) sigaddset(&ours, signo);
   sigprocmask(SIG_UNBLOCK, &ours, nullptr);
 }
 

@@ -1,6 +1,7 @@
-// SIGINT and SIGTERM: remembered, never fatal on the first arrival, so that workers can
-// be stopped and every report written with each planned scenario in it. A second signal,
-// of either kind, takes its default action at once, saying so on stderr, after the last
+// SIGINT, SIGTERM and SIGHUP (model/stop_signals.hpp): remembered, never fatal on the first
+// arrival, so that workers can be stopped and every report written with each planned
+// scenario in it. A second signal, of any kind, takes its default action at once, saying so
+// on stderr, after the last
 // words (below). A copy of the first is no second signal: the same signal from the same
 // process within a second (timeout(1), and CI runners, signal the child and then its whole
 // process group, so hostcb gets it twice). A signal the kernel sends (^C on a terminal)
@@ -19,7 +20,7 @@ void install_interrupt_handlers();
 // `code`, or 128 + the signal when a command that finished anyway (list, report) had
 // been interrupted: the caller still learns that it was.
 int exit_code_after_interrupt(int code) noexcept;
-int interrupt_signal() noexcept;          // 0 until SIGINT or SIGTERM arrived
+int interrupt_signal() noexcept;          // 0 until SIGINT, SIGTERM or SIGHUP arrived
 int interrupt_fd() noexcept;              // becomes readable once interrupted: poll() on it
 void request_interrupt(int signo) noexcept;  // what the handler does; tests call it directly
 void clear_interrupt() noexcept;          // tests only

@@ -64,7 +64,7 @@ const char* signal_name(int signo) {
   setpgid(0, 0);  // its own group: the terminal's ^C reaches only us, and we kill the group
   struct sigaction defaults {};
   defaults.sa_handler = SIG_DFL;
-  for (int signo : {SIGPIPE, SIGINT, SIGTERM}) sigaction(signo, &defaults, nullptr);
+  for (int signo : {SIGPIPE, SIGINT, SIGTERM, SIGHUP}) sigaction(signo, &defaults, nullptr);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);

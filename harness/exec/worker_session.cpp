@@ -13,6 +13,7 @@
 #include "exec/interrupt.hpp"
 #include "exec/thread_report.hpp"
 #include "model/errors.hpp"
+#include "model/stop_signals.hpp"
 
 namespace hostcb {
 
@@ -61,7 +62,7 @@ Read read_some(int fd, Sink&& sink) {
 }  // namespace
 
 std::string interrupted_reason() {
-  return interrupt_signal() == SIGTERM ? "interrupted by SIGTERM" : "interrupted by SIGINT";
+  return std::string("interrupted by ") + stop_signal_name(interrupt_signal());
 }
 
 bool stopping(const ExecutionOptions& options) {

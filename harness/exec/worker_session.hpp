@@ -25,7 +25,7 @@
 
 namespace hostcb {
 
-// "interrupted by SIGINT" or "... SIGTERM": the reason of a scenario an interrupt stopped.
+// "interrupted by SIGINT" (SIGTERM, SIGHUP): the reason of a scenario an interrupt stopped.
 std::string interrupted_reason();
 // An interrupt, or the caller asking to stop (--fail-fast): no new scenario starts.
 bool stopping(const ExecutionOptions& options);

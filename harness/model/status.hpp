@@ -31,7 +31,7 @@ enum class SkipCause {
   excluded,     // a combination that cannot exist (family.excluded)
   requirement,  // a runtime, driver, device count or process it needs is not here
   no_device,    // no usable GPU
-  interrupted,  // SIGINT or SIGTERM came first
+  interrupted,  // SIGINT, SIGTERM or SIGHUP came first
   not_reached,  // a stop came first: --fail-fast, --until-fail, --budget
 };
 inline constexpr EnumTable<SkipCause, 6> kSkipCauses{

@@ -103,6 +103,7 @@ int worker_main(const Registry& registry, int device) {
   // The death signal was set before this process ran (exec/worker_process.cpp).
   signal(SIGINT, SIG_DFL);  // main installed the supervisor's handlers: a worker just dies
   signal(SIGTERM, SIG_DFL);
+  signal(SIGHUP, SIG_DFL);
   map_shared_progress(protocol::kProgressFd);
   set_failure_echo(true);  // a crash loses the channel, not what went to the supervisor
   install_stack_report_handler();  // a hang is reported with where each thread was
