@@ -21,7 +21,12 @@ struct StubFixture {
     env.gpu_unusable_reason = "no GPU in this test";
     options.worker_command = {HOSTCB_STUB_EXE, "worker"};
     options.timeout_s = 10;
-    options.run_in_process = [this](const Scenario& s, int) { return InProcessRun{Runner(env).run(s), tally.take()}; };
+    options.run_in_process = [this](const Scenario& s, int) {  // as RunSession's does
+      InProcessRun ran{Runner(env).run(s), tally.take()};
+      for (const auto& [id, calls] : ran.orphans.by_scenario())
+        if (id == ran.result.id) fail_for_orphans(ran.result, calls);
+      return ran;
+    };
   }
   OrphanTally tally;  // what --isolate none's runs leave in this process
   std::vector<Scenario> plan(const std::vector<std::string>& ids) {

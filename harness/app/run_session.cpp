@@ -138,6 +138,8 @@ InProcessRun RunSession::run_in_process(const Scenario& scenario, int device) {
     return {skipped_result(scenario, SkipCause::not_reached, left->second), {}};
   InProcessRun ran{runner->run(scenario), {}};
   ran.orphans = in_process_orphans_.take();
+  for (const auto& [id, calls] : ran.orphans.by_scenario())  // as a worker does (runner/worker.cpp)
+    if (id == ran.result.id) fail_for_orphans(ran.result, calls);
   if (!runner->context_unusable().empty())
     unusable_after_[device] = str("not run: ", scenario.id, " left this process's context unusable (",
                                   runner->context_unusable(), "), and --isolate none has no fresh one to give");

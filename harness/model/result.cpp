@@ -50,10 +50,26 @@ Counts count_results(const std::vector<Result>& results) {
   return counts;
 }
 
+namespace {
+std::string orphan_calls(std::uint64_t n) {
+  return str(n, " host-function call", n == 1 ? "" : "s", " found no active scenario or armed probe");
+}
+constexpr const char* kOrphanBlame = ": a host function outlived this scenario or ran before its probe";
+}  // namespace
+
+void fail_for_orphans(Result& result, std::uint64_t calls) {
+  const std::string message = orphan_calls(calls) + kOrphanBlame;
+  auto earlier = std::find_if(result.failures.begin(), result.failures.end(), [](const Failure& f) {
+    return f.message.find(kOrphanBlame) != std::string::npos && f.message.find(" found no active scenario") != std::string::npos;
+  });
+  if (earlier != result.failures.end())
+    earlier->message = message;
+  else
+    result.failures.push_back({result.id, -1, "", "", 0, message});
+  if (!is_bad(result.status)) result.status = Status::failed;
+}
+
 void fail_orphans_blame(std::vector<Result>& results, const OrphanCounts& orphans) {
-  auto calls = [](std::uint64_t n) {
-    return str(n, " host-function call", n == 1 ? "" : "s", " found no active scenario or armed probe");
-  };
   OrphanCounts nameless;
   for (const auto& [id, n] : orphans.by_scenario()) {
     auto blamed = std::find_if(results.rbegin(), results.rend(), [&](const Result& r) { return r.id == id; });
@@ -61,8 +77,7 @@ void fail_orphans_blame(std::vector<Result>& results, const OrphanCounts& orphan
       nameless.add(id, n);
       continue;
     }
-    blamed->failures.push_back({id, -1, "", "", 0, calls(n) + ": a host function outlived this scenario or ran before its probe"});
-    if (!is_bad(blamed->status)) blamed->status = Status::failed;
+    fail_for_orphans(*blamed, n);
   }
   if (nameless.empty()) return;
   Result run;
@@ -70,7 +85,7 @@ void fail_orphans_blame(std::vector<Result>& results, const OrphanCounts& orphan
   run.params.add("run", "orphans");
   run.id = kRunOrphansId;
   run.status = Status::failed;
-  run.reason = calls(nameless.total()) + " and can be blamed on no scenario of this run: " + nameless.describe();
+  run.reason = orphan_calls(nameless.total()) + " and can be blamed on no scenario of this run: " + nameless.describe();
   results.push_back(std::move(run));
 }
 

@@ -60,6 +60,11 @@ inline constexpr const char* kRunOrphansId = "hostcb/run=orphans";
 // them and is failed, unless already worse; orphans no scenario can be named for (before
 // any, or one not in the results) fail the run's own result, kRunOrphansId, added last.
 void fail_orphans_blame(std::vector<Result>& results, const OrphanCounts& orphans);
+// What that does to one result blamed for `calls` orphan calls in all: one failure naming
+// them (replacing an earlier count), failed unless already worse. The worker does it as it
+// sends the result, so the scenario's own line says FAILED and its worker retires; the run
+// does it again at the end with the calls that came later.
+void fail_for_orphans(Result& result, std::uint64_t calls);
 
 // The skipped results' reasons, each by its first line, with how many: sorted by reason.
 std::vector<std::pair<std::string, std::size_t>> skip_reasons(const std::vector<Result>& results);

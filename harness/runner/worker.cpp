@@ -41,6 +41,13 @@ Result unresolvable(const std::string& id, const std::string& why) {
   return r;
 }
 
+// Orphan calls blamed on the scenario whose result this is fail it now, so its own line says
+// so and its worker retires (the run adds any that come later: model/result.hpp).
+void fold_orphans(protocol::Event& finished) {
+  for (const auto& [id, calls] : finished.orphans.by_scenario())
+    if (id == finished.result.id) fail_for_orphans(finished.result, calls);
+}
+
 protocol::Event event_of(protocol::EventKind kind, std::size_t index) {
   protocol::Event made;
   made.kind = kind;
@@ -73,6 +80,7 @@ void run_sharing_fault(const Registry& registry, const Environment& env, Runner&
     protocol::Event finished = event_of(protocol::EventKind::result, command.index + k);
     finished.result = std::move(result);
     finished.orphans = orphans.take();
+    fold_orphans(finished);
     if (k + 1 == ids.size()) finished.retire = retire;
     send(finished);
     mark_output("end", command.index + k);
@@ -144,6 +152,7 @@ int worker_main(const Registry& registry, int device) {
     if (scenario) finished.result = runner.run(*scenario);
     turn.reset();
     finished.orphans = orphans.take();
+    fold_orphans(finished);
     finished.retire = runner.context_unusable();
     // A scenario that failed or erred may have broken the process itself, silently: a layer
     // that calls freed memory corrupts the heap, and the next scenario crashes for it (on
