@@ -58,4 +58,15 @@ for bad in malformed:8:13 unknown_key:6:22 format_number:2:3 bad_version:6:72 mi
   [ ! -e "$work/$name.xml" ] && [ ! -s "$work/$name.out" ] || fail "$name: something ran"
   echo "refused: $(cat "$work/$name.err")"
 done
+
+# An entry about axis values the defaults lack, with a run whose --axis makes them (issue 42,
+# item 9): it applies (copies 2 and 3 xfail) and no warning says it matches nothing.
+printf '%s' '{"format": "hostcb-expectations", "format_version": 1, "expectations": [
+  {"id": "stub/behave=fail/*", "axes": {"copy": ">=2"}, "expect": ["failed"], "reason": "r", "link": "l"}]}' \
+  >"$work/widened.jsonc"
+"$stub" run --isolate none --filter 'stub/behave=fail/*' --axis copy=1-3 --expectations "$work/widened.jsonc" \
+  >"$work/widened.out" 2>"$work/widened.err"
+grep -q '3 scenarios: 0 passed, 1 failed, 0 errors, 0 skipped, 2 xfail' "$work/widened.out" ||
+  fail "--axis copy=1-3: not 1 failed, 2 xfail: $(tail -3 "$work/widened.out")"
+! grep -q 'matches no scenario' "$work/widened.err" || fail "--axis copy=1-3: warned the entry matches nothing: $(cat "$work/widened.err")"
 echo "expectations: xfail, xpass and refusals behave"

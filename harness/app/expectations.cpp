@@ -469,13 +469,21 @@ void check_axes(const Expectations& expectations, const std::vector<PlannedScena
     }
 }
 
-Expectations load_checked_expectations(const std::string& path, const Registry& registry, std::vector<std::string>& warnings) {
+Expectations load_checked_expectations(const std::string& path, const Registry& registry,
+                                       const std::vector<std::string>& axes, std::vector<std::string>& warnings) {
   Environment layers;  // the loaded layers: what an entry's "layers" is checked against
   layers.adapters = loaded_adapters();
+  // Every scenario at the default axis values, and at the command's (--axis copy=1-3 makes
+  // copies the defaults lack, which an entry may be about).
   SelectionOptions everything;
   everything.controls = true;
   std::vector<PlannedScenario> planned;
-  for (auto& s : make_plan(registry, everything)) planned.emplace_back(std::move(s.id), std::move(s.params));
+  std::set<std::string> seen;
+  for (int at_commands = 0; at_commands <= (axes.empty() ? 0 : 1); ++at_commands) {
+    if (at_commands) everything.axes = axes;
+    for (auto& s : make_plan(registry, everything))
+      if (seen.insert(s.id).second) planned.emplace_back(std::move(s.id), std::move(s.params));
+  }
   Expectations expectations = load_expectations(path);
   check_layer_packages(expectations, layers);
   check_axes(expectations, planned);

@@ -150,10 +150,12 @@ void check_axes(const Expectations& expectations, const std::vector<PlannedScena
 
 // What run and list do with the expectations file at `path`: load it, check its layer
 // packages and axes, and collect every warning above, against every scenario the
-// binary could run with the loaded layers (controls included, at the default axes: what a
-// run's own filter or --axis leaves out says nothing) and those layers.
+// binary could run with the loaded layers (controls included, at the default axes and at
+// the command's `axes` overrides: what a run's own filter or --axis leaves out says
+// nothing, what its --axis adds counts) and those layers.
 class Registry;
-Expectations load_checked_expectations(const std::string& path, const Registry& registry, std::vector<std::string>& warnings);
+Expectations load_checked_expectations(const std::string& path, const Registry& registry,
+                                       const std::vector<std::string>& axes, std::vector<std::string>& warnings);
 
 // The packages hostcb's own layer modules and plugins report (tests/test_expectations.cpp
 // keeps it true to harness/adapters): an expectations file may name these without loading them.

@@ -110,7 +110,7 @@ class ListCommand final : public Command {
     marks.by_scenario.assign(plan.size(), nullptr);
     if (!expectations_option_->count()) return marks;
     std::vector<std::string> warnings;
-    marks.expectations = load_checked_expectations(expectations_path(expectations_name_), registry, warnings);
+    marks.expectations = load_checked_expectations(expectations_path(expectations_name_), registry, selection_.axes, warnings);
     for (const auto& warning : warnings) std::cerr << warning << "\n";
     marks.env = capture_versions();
     marks.env.adapters = loaded_adapters();

@@ -153,7 +153,7 @@ class RunCommand final : public Command {
                             no_expectations_, std::getenv(kExpectationsVariable));
     if (choice.path.empty()) return std::nullopt;
     std::vector<std::string> warnings;
-    Expectations expectations = load_checked_expectations(choice.path, registry, warnings);
+    Expectations expectations = load_checked_expectations(choice.path, registry, selection_.axes, warnings);
     for (const auto& warning : warnings) std::cerr << warning << "\n";
     if (choice.by_default && layers_may_apply(expectations, loaded_adapters()))
       std::cerr << "hostcb: expectations: " << choice.path << " (" << choice.origin
