@@ -87,4 +87,19 @@ installed --no-expectations --expectations "$fixtures/known_stub_failures.jsonc"
 "$stub" run --isolate none --filter 'stub/behave=fail/*' >"$work/plain.log" 2>&1
 [ $? = 1 ] || fail "a failure with no layer loaded should fail the run: $(cat "$work/plain.log")"
 grep -q "expectations" "$work/plain.log" && fail "the shipped default spoke without a layer it names: $(cat "$work/plain.log")"
+
+# A broken expectations file the command line does not name (issue 42, item 10): one line that
+# says whose it is and how to run without it, exit 2, nothing run.
+printf '{"format": "hostcb-expectations", "format_version": 1, "expectations": [}\n' >"$work/broken.jsonc"
+HOSTCB_EXPECTATIONS="$work/broken.jsonc" installed >"$work/broken-variable.out" 2>"$work/broken-variable.err"
+[ $? = 2 ] && [ "$(wc -l <"$work/broken-variable.err")" = 1 ] && [ ! -s "$work/broken-variable.out" ] &&
+  grep -q "broken.jsonc:1:.*(named by \$HOSTCB_EXPECTATIONS; set it empty for none" "$work/broken-variable.err" ||
+  fail "a broken HOSTCB_EXPECTATIONS file: not one line naming the variable: $(cat "$work/broken-variable.err")"
+cp "$work/broken.jsonc" "$prefix/share/hostcb/known-layer-bugs.jsonc"
+installed >"$work/broken-shipped.out" 2>"$work/broken-shipped.err"
+[ $? = 2 ] && [ "$(wc -l <"$work/broken-shipped.err")" = 1 ] &&
+  grep -q "known-layer-bugs.jsonc:1:.*(the shipped default expectations, read without --expectations; --no-expectations or HOSTCB_EXPECTATIONS= runs without them)" "$work/broken-shipped.err" ||
+  fail "a broken shipped file: not one line naming it as the default: $(cat "$work/broken-shipped.err")"
+installed --no-expectations >/dev/null 2>&1
+[ $? = 1 ] || fail "--no-expectations beside a broken shipped file should run (and fail on the known failure)"
 echo "expectations: list --expectations, the shipped default and its off switches behave"

@@ -153,7 +153,19 @@ class RunCommand final : public Command {
                             no_expectations_, std::getenv(kExpectationsVariable));
     if (choice.path.empty()) return std::nullopt;
     std::vector<std::string> warnings;
-    Expectations expectations = load_checked_expectations(choice.path, registry, selection_.axes, warnings);
+    Expectations expectations;
+    try {
+      expectations = load_checked_expectations(choice.path, registry, selection_.axes, warnings);
+    } catch (const UsageError& e) {
+      // Whose file it is, and the way out, where the command line does not say so.
+      if (choice.by_default)
+        throw UsageError(str(e.what(), " (the shipped default expectations, read without --expectations; "
+                                       "--no-expectations or HOSTCB_EXPECTATIONS= runs without them)"));
+      if (!expectations_option_->count())
+        throw UsageError(str(e.what(), " (named by $", kExpectationsVariable, "; set it empty for none, or give "
+                                                                              "--expectations FILE)"));
+      throw;
+    }
     for (const auto& warning : warnings) std::cerr << warning << "\n";
     if (choice.by_default && layers_may_apply(expectations, loaded_adapters()))
       std::cerr << "hostcb: expectations: " << choice.path << " (" << choice.origin
