@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/environment.hpp"
 #include "model/errors.hpp"
 #include "model/json_input.hpp"
 #include "model/result_json.hpp"
@@ -75,7 +76,15 @@ ResultsFile read_results_file(const std::string& path) {
       !doc.at("environment").at("devices").is_array() || !doc.at("environment").contains("selected_device"))
     throw UsageError(str(path, ": not a hostcb results file (no \"environment\" with \"devices\" and \"selected_device\")"));
   try {
-    for (const auto& entry : file.doc.at("results")) file.results.push_back(result_from_json(entry));
+    // A number is the run's one device; anything else (null, "all") means each result names
+    // its own. `result` and `report` read it here, the same way.
+    const auto& selected = doc.at("environment").at("selected_device");
+    if (selected.is_number()) json_integer(selected, kAllDevices, kMaxDevices - 1, "\"selected_device\"");
+    for (const auto& entry : file.doc.at("results")) {
+      file.results.push_back(result_from_json(entry));
+      if (file.results.back().device >= kMaxDevices)
+        throw std::invalid_argument(str("result ", file.results.back().id, ": device ", file.results.back().device));
+    }
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(str(path, ": not a hostcb results file: ", e.what()));
   } catch (const std::invalid_argument& e) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/atomic_file.hpp"
+#include "reports/results_file.hpp"
 #include "catch_compat.hpp"
 #include "model/errors.hpp"
 #include "reports/json_writer.hpp"
@@ -237,10 +238,31 @@ std::string results_with(const std::string& from, const std::string& to) {
 }
 }  // namespace
 
+// What `hostcb result` makes of a file: read_results_file's refusal, or "".
+std::string result_refusal(const std::string& name, const std::string& content) {
+  std::string path = std::string(HOSTCB_TEST_TMP) + "/" + name;
+  write_file_atomically(path, content);
+  try {
+    read_results_file(path);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST_CASE("a results file with a device out of range is refused, not read past the device list", "[matrix]") {
   CHECK(report_refusal("ok_device.json", results_json(sample_report())).empty());
   CHECK(contains(report_refusal("dev_neg.json", results_with("\"selected_device\": 0", "\"selected_device\": -2")),
-                 "\"selected_device\" must be from -1 to 4096, not -2"));
+                 "\"selected_device\" must be from -1 to 4095, not -2"));
+  // `result` reads the file as `report` does (issue 42, item 11: -7, -2 and 5000 were exit 0
+  // for result, exit 2 for report).
+  for (const char* device : {"-7", "-2", "5000"}) {
+    INFO(device);
+    const std::string text = results_with("\"selected_device\": 0", std::string("\"selected_device\": ") + device);
+    const std::string said = result_refusal("dev_result_reader.json", text);
+    CHECK(contains(said, std::string("\"selected_device\" must be from -1 to 4095, not ") + device));
+    CHECK(report_refusal("dev_result_reader.json", text) == said);
+  }
   CHECK(contains(report_refusal("dev_big.json", results_with("\"selected_device\": 0", "\"selected_device\": 1e300")),
                  "\"selected_device\" must be an integer"));
   CHECK(contains(report_refusal("dev_result.json", results_with("\"device\": null", "\"device\": -7")),

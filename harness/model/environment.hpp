@@ -24,6 +24,8 @@ struct AdapterInfo {
 };
 
 inline constexpr int kAllDevices = -1;
+// The device ordinals a results file may name stay below this (reports/results_file.cpp).
+inline constexpr int kMaxDevices = 4096;
 
 struct Environment {
   std::string hostcb_version;
