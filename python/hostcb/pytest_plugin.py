@@ -130,6 +130,16 @@ def _collector_names(layers: List[str]) -> List[str]:
             depth[i] += 1
 
 
+def _one_spelling(layer: str) -> str:
+    """A layer file by its real, absolute path (the options kept): ./a/x.py, a/x.py and
+    /abs/a/x.py are one layer with one set of node ids, run once. A ready name or a module
+    stays as it is."""
+    path, at, options = layer.partition("@")
+    if not os.path.isfile(path):
+        return layer
+    return os.path.realpath(path) + at + options
+
+
 def _within(nodeid: str, selection: str) -> bool:
     """Whether a node id argument selects the node: itself or a node under it."""
     return nodeid == selection or nodeid.startswith(selection + "::")
@@ -143,7 +153,7 @@ class HostcbSession:
 
     def __init__(self, config: pytest.Config):
         self.config = config
-        self.layers = list(dict.fromkeys(config.getoption("hostcb_layer")))
+        self.layers = list(dict.fromkeys(_one_spelling(layer) for layer in config.getoption("hostcb_layer")))
         self.names = _collector_names(self.layers)
         self.selected = self._take_node_ids(config)
         path = config.getoption("hostcb_json")

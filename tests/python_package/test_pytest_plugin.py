@@ -271,6 +271,26 @@ def test_two_layer_files_of_one_name_get_node_ids_of_their_own(pytester, stub, t
         "hostcb:other/mixed_layer::stub_forward::forward=mixed/op=" + op for op in OPS]
 
 
+def test_one_layer_file_spelled_three_ways_is_one_layer(pytester, stub, calls):
+    # Issue 42, item 8: --hostcb-layer=a/x.py --hostcb-layer=./a/x.py gave two items of one
+    # node id each, each scenario ran twice, --hostcb-json held two results an id.
+    (pytester.path / "a").mkdir()
+    (pytester.path / "a" / "mixed_layer.py").write_text(open(MIXED_LAYER).read())
+    relative = os.path.join("a", "mixed_layer.py")  # pytester runs in pytester.path
+    spellings = [relative, "./" + relative, str(pytester.path / relative)]
+    result = pytest_run(pytester, *["--hostcb-layer=" + s for s in spellings], "--hostcb-binary=" + stub,
+                        ONLY_STUB_FORWARD, "--hostcb-json=" + str(pytester.path / "once.json"))
+    result.assert_outcomes(**OUTCOMES)  # six items, each once
+    ids = [r["id"] for r in json.loads((pytester.path / "once.json").read_text())["results"]]
+    assert sorted(ids) == sorted(ID + op for op in OPS)
+    alone = pytest_run(pytester, "--hostcb-layer=" + relative, "--hostcb-binary=" + stub, ONLY_STUB_FORWARD,
+                       "--collect-only", "-q")
+    absolute = pytest_run(pytester, "--hostcb-layer=" + spellings[2], "--hostcb-binary=" + stub, ONLY_STUB_FORWARD,
+                          "--collect-only", "-q")
+    assert [line for line in alone.outlines if line.startswith("hostcb:")] == \
+        [line for line in absolute.outlines if line.startswith("hostcb:")]  # one node id however spelled
+
+
 FAKE_HOSTCB = r'''#!PYTHON
 # A hostcb that lists one scenario and runs it: it passes, and the run has a failure of its
 # own, a host-function call no scenario can be named for.
