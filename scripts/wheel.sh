@@ -101,7 +101,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 if [ -n "$venv" ]; then
   step "the wheel into $venv"
-  "$venv/bin/python" -m pip install --quiet --no-deps "$wheel" || die "installing the wheel into $venv failed"
+  "$venv/bin/python" -m pip install --quiet --no-deps --force-reinstall "$wheel" || die "installing the wheel into $venv failed"
 else
   step "a fresh venv with the wheel and pytest"
   venv="$work/venv"
