@@ -85,7 +85,15 @@ mkdir -p "$work/second"
 "$stub" run -q -j 1 --filter 'stub/behave=pass/*' --axis copy=1-10000 --repeat 20 \
   --junit "$work/second/r.xml" --json "$work/second/r.json" >"$work/second.log" 2>&1 &
 pid=$!
-sleep 1.5
+# The first signal once planning is over (the marker report is written then): a signal while
+# planning ends hostcb with no report at all, and under ASan planning these 200,000 takes
+# seconds.
+for _ in $(seq 3000); do
+  grep -q 'has not written its results' "$work/second/r.json" 2>/dev/null && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.01
+done
+sleep 0.2
 kill -s INT "$pid"
 # The second signal lands while a report is written: once its temporary file shows.
 seen=""
