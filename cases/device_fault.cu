@@ -23,6 +23,7 @@
 #include <chrono>
 #include <memory>
 
+#include "callback/kept.hpp"
 #include "cases/cases.hpp"
 #include "cases/host_chain.hpp"
 #include "cases/layer_rules.hpp"
@@ -130,10 +131,15 @@ class ArmedDeviceFault final : public ArmedFault {
     try {
       enqueue(run, layer);
     } catch (...) {
-      release_[0] = kStandDown;  // its kernel returns, and nothing waits for a fault
+      // Its kernel returns, and nothing waits for a fault. Its streams and flags are left in
+      // place, not synchronized and freed: beside other scenarios' kernels, still waiting
+      // for a strike that comes only once every scenario has armed, a synchronize could wait
+      // for ever. The worker retires after its program in any case.
+      release_[0] = kStandDown;
       release_[1] = 1;
-      for (Stream* s : {&stream_, &other_})  // gone before their flags are freed
-        if (s->get()) (void)api_.try_synchronize(s->get());
+      flags_.release();
+      stream_.release();
+      other_.release();
       throw;
     }
   }
@@ -169,11 +175,17 @@ class ArmedDeviceFault final : public ArmedFault {
     // scenarios sharing it wait out once.
     const bool called = callback_ && callback_->called;
     const double since_fault = std::chrono::duration<double>(std::chrono::steady_clock::now() - struck_at_).count();
-    if (called)
-      wait_until([&] { return probe_->total_calls() + probe_->stray_calls() >= 1 || sentinel_.load(); }, 5.0);
-    else
+    if (callback_) {
+      // Until the sentinel has run: then the layer's callback has returned, its probe's
+      // checks and their failures included (a failure it reported after this scenario was
+      // judged would be lost). A layer that calls back from a thread of its own gets a
+      // moment more.
+      wait_until([&] { return sentinel_->load(); }, 5.0);
+      if (called) wait_until([&] { return probe_->total_calls() + probe_->stray_calls() >= 1; }, 0.05);
+      run_.set_property("sentinel_before_callback", sentinel_->load() && probe_->total_calls() == 0 ? "yes" : "no");
+    } else {
       wait_until([&] { return probe_->total_calls() + probe_->stray_calls() >= 1; }, 0.25 - since_fault);
-    if (callback_) run_.set_property("sentinel_before_callback", sentinel_.load() && probe_->total_calls() == 0 ? "yes" : "no");
+    }
 
     ApiResult later = api_.try_launch_host_func(stream_.get(), Probe::host_fn(), probe_->user_data(1));
     HOSTCB_EXPECT(later.code == want_.sync_error,
@@ -203,7 +215,7 @@ class ArmedDeviceFault final : public ArmedFault {
       other_ = api_.make_stream();
       launch_kernel(reinterpret_cast<const void*>(&wait_until_released), wait_args, other_.get());
       layer.add_stream_callback(api_, other_.get(), Probe::status_fn(), probe_->stream_callback_user_data(0, other_.get()));
-      api_.add_stream_callback(other_.get(), &mark_called, &sentinel_);
+      api_.add_stream_callback(other_.get(), &mark_called, sentinel_);
     } else {
       launch_kernel(fault_kernel, fault_args, stream_.get());
       if (then_ == "host_func") layer.launch_host_func(api_, stream_.get(), Probe::host_fn(), probe_->user_data(0));
@@ -212,7 +224,7 @@ class ArmedDeviceFault final : public ArmedFault {
       if (callback_) {
         layer.add_stream_callback(api_, stream_.get(), Probe::status_fn(),
                                   probe_->stream_callback_user_data(0, stream_.get()));
-        api_.add_stream_callback(stream_.get(), &mark_called, &sentinel_);
+        api_.add_stream_callback(stream_.get(), &mark_called, sentinel_);
       }
     }
   }
@@ -232,7 +244,9 @@ class ArmedDeviceFault final : public ArmedFault {
   Graph graph_;
   GraphExec exec_;
   std::chrono::steady_clock::time_point struck_at_ = std::chrono::steady_clock::now();
-  std::atomic<bool> sentinel_{false};  // CUDA called the stream callback queued behind the layer's
+  // CUDA called the stream callback queued behind the layer's. Kept for the process: CUDA
+  // may call it after this scenario has gone (when the layer's own callback never returns).
+  std::atomic<bool>* sentinel_ = &keep_for_process<std::atomic<bool>>(false);
 };
 
 bool has_stream_callback(const Params& p) { return callback_contract_for(p.get("then")) != nullptr; }

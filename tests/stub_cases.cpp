@@ -129,6 +129,7 @@ class StubFault final : public ArmedFault {
   explicit StubFault(ScenarioRun& run) : run_(run), probe_(run.make_probe(1, 1)) { ++g_armed; }
   ~StubFault() override {
     if (caller_.joinable()) caller_.join();
+    if (late_.joinable()) late_.join();
   }
   void strike() override {
     int none = -1;
@@ -138,12 +139,18 @@ class StubFault final : public ArmedFault {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       Probe::entry(user_data);
     });
+    if (run_.param("check") == "late")  // calls once more, after it has been judged
+      late_ = std::thread([user_data = probe_.user_data(0)] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        Probe::entry(user_data);
+      });
   }
   void check() override {
     mark_process("shared_fault");
     const std::string& how = run_.param("check");
     if (how == "crash") raise(SIGSEGV);
     HOSTCB_EXPECT(how != "fail", "the stub failed on purpose");
+    if (how == "slow") std::this_thread::sleep_for(std::chrono::milliseconds(600));
     wait_until([&] { return probe_.total_calls() > 0; }, 5.0);
     caller_.join();
     run_.set_property("process", std::to_string(getpid()));
@@ -154,7 +161,7 @@ class StubFault final : public ArmedFault {
  private:
   ScenarioRun& run_;
   Probe& probe_;
-  std::thread caller_;
+  std::thread caller_, late_;
 };
 
 }  // namespace
@@ -256,7 +263,7 @@ void register_stub_cases(Registry& registry) {
   shared.name = "stub_shared_fault";
   shared.needs_gpu = false;
   shared.fresh_process = true;
-  shared.axes = {Axis::choice("key", {"a", "b"}), Axis::choice("check", {"pass", "fail", "crash"}),
+  shared.axes = {Axis::choice("key", {"a", "b"}), Axis::choice("check", {"pass", "fail", "crash", "late", "slow"}),
                  Axis::count("copy", {1, 2, 3}, 10000)};
   shared.shared_fault.key = [](const Params& p) { return p.get("key"); };
   shared.shared_fault.arm = [](ScenarioRun& run) -> std::unique_ptr<ArmedFault> { return std::make_unique<StubFault>(run); };

@@ -74,6 +74,23 @@ TEST_CASE("a check that fails behind a shared fault fails alone, and every neigh
   }
 }
 
+TEST_CASE("a call that comes after its scenario was judged behind a shared fault is that scenario's orphan",
+          "[shared_fault]") {
+  // "late" calls its callback once more 200 ms after the strike: after its own check and
+  // result, while its neighbour ("slow") is being checked. Counted into its judged probe, the
+  // call would go unseen and the fault stand; as its orphan, the fault does not stand, and
+  // alone the second call is a second call.
+  StubFixture f;
+  auto plan = f.plan({id("a", "late", 1), id("a", "slow", 1)});
+  auto results = f.run(plan);
+  REQUIRE(results.size() == 2);
+  INFO(results[0].reason << " / " << property(results[0], "shared_fault"));
+  CHECK(results[0].status == Status::failed);
+  CHECK(results[1].status == Status::passed);
+  CHECK(contains(property(results[1], "shared_fault"), "its shared fault did not stand ("));
+  CHECK(contains(property(results[1], "shared_fault"), id("a", "late", 1)));
+}
+
 TEST_CASE("isolate scenario shares no fault, and isolate none runs no fresh-process family", "[shared_fault]") {
   StubFixture f;
   auto plan = f.plan({id("a", "pass", 1), id("a", "pass", 2)});

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "callback/kept.hpp"
+
 namespace hostcb {
 
 namespace {
@@ -47,7 +49,8 @@ namespace {
 std::atomic<const std::vector<ActiveScenario*>*> g_armed_together{nullptr};
 }  // namespace
 
-ArmedTogether::ArmedTogether(std::vector<ActiveScenario*> members) : members_(std::move(members)) {
+ArmedTogether::ArmedTogether(std::vector<ActiveScenario*> members)
+    : members_(keep_for_process<std::vector<ActiveScenario*>>(std::move(members))) {
   const std::vector<ActiveScenario*>* expected = nullptr;
   if (!g_armed_together.compare_exchange_strong(expected, &members_, std::memory_order_acq_rel))
     throw std::logic_error("scenarios are already armed together");
@@ -68,6 +71,16 @@ void count_orphan_event() noexcept {
   try {
     std::lock_guard<std::mutex> lock(g_orphan_mutex);
     blame_orphans(g_last_activated, 1);
+  } catch (...) {
+    // out of memory: counted, not blamed
+  }
+}
+
+void count_orphan_event_of(const std::string& scenario_id) noexcept {
+  g_orphans.fetch_add(1, std::memory_order_relaxed);
+  try {
+    std::lock_guard<std::mutex> lock(g_orphan_mutex);
+    blame_orphans(scenario_id, 1);
   } catch (...) {
     // out of memory: counted, not blamed
   }

@@ -25,6 +25,10 @@ struct ActiveScenario {
   std::uint64_t runner_thread = 0;              // thread_token() of the thread running the body
   std::atomic<std::int64_t> runner_launch{-1};  // the launch the body is on, for its own failures
   std::atomic<Probe*> probe{nullptr};
+  // Behind a shared fault: its result has been judged and sent. A call to one of its
+  // sites after that is an orphan of its own, not a call it counts unseen or a stray of
+  // the neighbour being checked.
+  std::atomic<bool> judged{false};
 };
 
 ActiveScenario* active_scenario() noexcept;
@@ -41,6 +45,8 @@ class ScenarioActivation {
 // Scenarios armed together behind one device fault (model/shared_fault.hpp): while this
 // lives, a call whose userData is a site of one of their probes reaches that probe,
 // whichever of them is active, or none. One set at a time per process.
+// The list is kept for the process (callback/kept.hpp): a callback may still be reading it
+// when the set is let go.
 class ArmedTogether {
  public:
   explicit ArmedTogether(std::vector<ActiveScenario*> members);
@@ -49,7 +55,7 @@ class ArmedTogether {
   ArmedTogether& operator=(const ArmedTogether&) = delete;
 
  private:
-  std::vector<ActiveScenario*> members_;
+  const std::vector<ActiveScenario*>& members_;
 };
 // The set armed together now; nullptr outside a shared fault.
 const std::vector<ActiveScenario*>* armed_together() noexcept;
@@ -65,6 +71,8 @@ std::uint64_t thread_token() noexcept;
 // another layer.
 std::uint64_t orphan_events() noexcept;  // counted in this process
 void count_orphan_event() noexcept;
+// The same, blamed on the scenario named: a late call whose scenario is known by its site.
+void count_orphan_event_of(const std::string& scenario_id) noexcept;
 // Counts by scenario, in order of the first orphan blamed on each.
 std::vector<std::pair<std::string, std::uint64_t>> orphan_events_by_scenario();
 

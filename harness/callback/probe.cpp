@@ -56,6 +56,11 @@ Probe::Site* Probe::armed_site(void* user_data, Probe*& probe) noexcept {
     for (ActiveScenario* member : *together)
       if (Probe* theirs = member->probe.load(std::memory_order_acquire))
         if (Site* site = theirs->site_for(user_data)) {
+          if (member->judged.load(std::memory_order_acquire)) {
+            count_orphan_event_of(member->id);
+            probe = nullptr;
+            return nullptr;
+          }
           probe = theirs;
           return site;
         }

@@ -53,10 +53,16 @@ void run_alone_program(const std::vector<Job>& jobs, const std::vector<std::size
   std::vector<const Scenario*> scenarios;
   for (std::size_t i : program) scenarios.push_back(jobs[i].scenario);
   std::vector<std::optional<Result>> got(program.size());
+  // Each job is started once for the reports, though it may run twice (shared, then alone).
+  std::vector<bool> started(program.size(), false);
+  auto start = [&](std::size_t k) {
+    if (!started[k]) out.started(program[k]);
+    started[k] = true;
+  };
   SharedProgress progress;
   WorkerSession session(scenarios, jobs[program.front()].device, options, progress);
   session.share_one_fault();
-  session.run([&](std::size_t k, Result r) { got[k] = std::move(r); }, [&](std::size_t k) { out.started(program[k]); });
+  session.run([&](std::size_t k, Result r) { got[k] = std::move(r); }, start);
 
   bool all_stand = session.orphans().empty();
   for (const auto& r : got) all_stand = all_stand && r && stands(*r);
@@ -76,7 +82,7 @@ void run_alone_program(const std::vector<Job>& jobs, const std::vector<std::size
           r.properties.push_back({"shared_fault", why});
           out.set(program[k], std::move(r));
         },
-        [&](std::size_t) { out.started(program[k]); });
+        [&](std::size_t) { start(k); });
     out.add_orphans(alone.orphans());
   }
 }

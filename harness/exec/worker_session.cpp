@@ -134,13 +134,14 @@ std::size_t WorkerSession::run(const Deliver& on_result, const Started& on_start
 void WorkerSession::top_up() {
   while (feed_ && scenarios_.size() - pos_ < kAhead) {
     const Scenario* next = feed_();
+    // The feed may have taken a while (a program run alone in the meantime, -j 1): a worker
+    // with nothing in hand has its allowance from now, for its next scenario or, when the
+    // queue is empty, for its exit.
+    if (pos_ == scenarios_.size()) since_ = Clock::now();
     if (!next) {
       feed_ = nullptr;  // the queue is empty for good: its jobs are all known up front
       break;
     }
-    // The feed may have taken a while (a program run alone in the meantime, -j 1): a worker
-    // with nothing in hand has its start-up allowance from now.
-    if (pos_ == scenarios_.size()) since_ = Clock::now();
     commands_ += protocol::encode(protocol::RunCommand{scenarios_.size(), next->id, {}});
     scenarios_.push_back(next);
   }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 
+#include "callback/kept.hpp"
 #include "callback/wait.hpp"
 #include "cuda/cuda_check.hpp"
 #include "model/errors.hpp"
@@ -102,7 +103,10 @@ void Runner::run_sharing_fault(const std::vector<Scenario>& members, const std::
     }
     return;
   }
-  std::vector<std::unique_ptr<ScenarioAttempt>> attempts;
+  // Kept for the process (callback/kept.hpp): a broken layer's callback may come after the
+  // last result, through the set armed together, to a probe and its scenario. The worker
+  // retires after this program, its context broken, so nothing piles up.
+  auto& attempts = keep_for_process<std::vector<std::unique_ptr<ScenarioAttempt>>>();
   std::vector<ActiveScenario*> actives;
   for (const Scenario& member : members) {
     attempts.push_back(std::make_unique<ScenarioAttempt>(member, env_.selected_device));
@@ -136,10 +140,11 @@ void Runner::run_sharing_fault(const std::vector<Scenario>& members, const std::
       ScenarioActivation activation(a.active);
       if (armed[k]) a.guarded([&] { armed[k]->check(); });
       result = conclude(a);
+      a.active.judged = true;  // a later call to its sites is its orphan
     }
     on_result(k, std::move(result));
   }
-  armed.clear();  // what the scenarios hold, before their probes go
+  armed.clear();  // what the scenarios hold: their probes, which a late call may still find, stay
 }
 
 Result Runner::conclude(ScenarioAttempt& a) {
