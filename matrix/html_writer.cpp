@@ -105,6 +105,7 @@ std::string matrix_html(const MatrixReport& report) {
   if (doc.has_previous)
     out += card("changed since the previous night", doc.changes.size(), doc.changes.empty() ? "good" : "bad");
   out += card("failed, error or xpass cells", doc.bad_cells, doc.bad_cells ? "bad" : "good");
+  if (!doc.unmet.empty()) out += card("runs that needed a GPU and had none", doc.unmet.size(), "bad");
   out += card("cells", doc.cells, "");
   out += "</div>\n<h2>What changed</h2>\n" + explanation(doc.explanation);
   out += str("<h3>Passes in one environment, fails in another: ", doc.differing.size(), "</h3>\n");

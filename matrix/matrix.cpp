@@ -157,6 +157,8 @@ void add_results_file(Matrix& matrix, const std::string& path) {
     base.started = doc.value("started", "");
     base.git_revision = env.value("git_revision", "");
     base.layers = layers_from_json(env);
+    if (env.value("require_gpu", false) && !env.value("gpu_usable", true))
+      base.unmet = "--require-gpu, but " + env.value("gpu_unusable_reason", std::string("no usable GPU"));
     std::vector<std::string> gpus;
     for (const auto& d : env.at("devices")) gpus.push_back(d.value("name", "?"));
     const auto& selected = env.at("selected_device");

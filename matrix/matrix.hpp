@@ -27,6 +27,9 @@ struct MatrixColumn {
   std::string label;  // "580.159.04 · CUDA 13.0 · NVIDIA H200 · host · cuda-bindings 13.3.1"
   std::string driver, cuda_by_driver, runtime, gpu, host, device, source, started, git_revision;
   std::vector<MatrixLayer> layers;
+  // A run with --require-gpu that had no usable GPU: "--require-gpu, but no usable CUDA
+  // device: ...". Such a run was red, though each of its cells is a skip.
+  std::string unmet;
 };
 
 // The layers' versions, short, for labels: "cuda-bindings 13.3.1" (several joined with " · ");

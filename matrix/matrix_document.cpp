@@ -87,6 +87,7 @@ MatrixDocument matrix_document(const MatrixReport& report) {
     doc.changes.push_back({ch.id, doc.columns[ch.column].short_label, {ch.before, ""}, {ch.after, ch.message}});
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const MatrixColumn& col = m.columns[c];
+    if (!col.unmet.empty()) doc.unmet.emplace_back(c + 1, col.unmet);
     const Counts counts = column_counts(m, c);
     std::vector<LayerCounts> per_layer = layer_counts(m, c);
     doc.environments.push_back({c + 1, col.driver.empty() ? "?" : col.driver, col.cuda_by_driver, col.runtime, col.gpu,

@@ -78,6 +78,8 @@ struct MatrixDocument {
   std::vector<EnvironmentRow> environments;
   std::vector<ScenarioRow> every;
   std::size_t cells = 0, bad_cells = 0;
+  // Runs that were red without a bad cell: (environment number, "--require-gpu, but no usable ...").
+  std::vector<std::pair<std::size_t, std::string>> unmet;
   std::vector<FailureRow> failures;  // every bad cell, scenario order then column order
 };
 

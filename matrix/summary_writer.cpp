@@ -20,7 +20,10 @@ std::string cell(const std::string& text) {
 std::string verdict(const MatrixDocument& doc) {
   std::size_t ran = 0;  // passed or xfail somewhere
   for (const auto& env : doc.environments) ran += env.counts.passed + env.counts.xfail;
-  if (doc.bad_cells) return str("**red**: ", doc.bad_cells, " failed, error or xpass cell(s)");
+  std::string red;
+  if (doc.bad_cells) red = str(doc.bad_cells, " failed, error or xpass cell(s)");
+  for (const auto& [number, unmet] : doc.unmet) red += str(red.empty() ? "" : "; ", "#", number, " ", cell(unmet));
+  if (!red.empty()) return "**red**: " + red;
   if (ran == 0) return "**nothing ran**: every scenario was skipped";
   return "**green**: every scenario that ran passed (or was a known failure, xfail)";
 }

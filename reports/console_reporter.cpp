@@ -7,6 +7,7 @@
 
 #include "model/defaults.hpp"
 #include "model/errors.hpp"
+#include "reports/terminal_text.hpp"
 
 namespace hostcb {
 
@@ -37,6 +38,11 @@ spdlog::level::level_enum level_of(Status status) {
   }
 }
 
+// A line on stdout, its control bytes escaped (reports/terminal_text.hpp).
+void say(spdlog::logger& out, spdlog::level::level_enum level, const std::string& text) {
+  out.log(level, terminal_text(text, true));
+}
+
 }  // namespace
 
 ConsoleReporter::ConsoleReporter(Verbosity verbosity, ColorMode color)
@@ -60,20 +66,24 @@ void ConsoleReporter::print_result(const Result& r, std::size_t index, std::size
   std::string status = status_name(r.status);
   for (auto& c : status) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::string iteration = r.iteration > 0 ? fmt::format(" #{}", r.iteration) : "";
-  std::string line = fmt::format("{} {:<7} {}{} ({:.3f} s)", position, status, r.id, iteration, r.seconds);
+  // An id is one line whatever a results file holds; a reason may span lines.
+  std::string line = fmt::format("{} {:<7} {}{} ({:.3f} s)", position, status, terminal_text(r.id, false), iteration,
+                                 r.seconds);
   if (!r.reason.empty()) line += ": " + r.reason;
   if (!r.expectation.empty()) line += " [expected: " + r.expectation + "]";
   const auto level = level_of(r.status);
-  out_->log(level, line);
-  for (const auto& failure : r.failures) out_->log(level, "      " + describe_failure(failure));
-  if (r.failures_dropped) out_->log(level, fmt::format("      ({} more dropped)", r.failures_dropped));
+  say(*out_, level, line);
+  for (const auto& failure : r.failures) say(*out_, level, "      " + describe_failure(failure));
+  if (r.failures_dropped) say(*out_, level, fmt::format("      ({} more dropped)", r.failures_dropped));
   if (verbosity_ == Verbosity::verbose)
-    for (const auto& [key, value] : r.properties) out_->log(level, fmt::format("      {} = {}", key, value));
+    for (const auto& [key, value] : r.properties) say(*out_, level, fmt::format("      {} = {}", key, value));
 }
+
+
 
 void ConsoleReporter::run_finished(const RunReport& report, ReportFiles& files) {
   progress_.wipe();
-  if (!report.orphans.empty()) out_->error(report.orphans.describe());  // a finding about the run
+  if (!report.orphans.empty()) say(*out_, spdlog::level::err, report.orphans.describe());  // a finding about the run
   Counts counts = count_results(report.results);
   auto level = counts.any_bad() ? spdlog::level::err : counts.passed ? spdlog::level::info : spdlog::level::warn;
   std::string expected;  // only when an expectations file was used
@@ -86,9 +96,9 @@ void ConsoleReporter::run_finished(const RunReport& report, ReportFiles& files) 
                                  n.total(), n.passed, n.failed, n.error, n.skipped,
                                  n.xfail || n.xpass ? fmt::format(", {} xfail, {} xpass", n.xfail, n.xpass) : ""));
   // Skip reasons folded, so "why did nothing run" is answered in one place.
-  for (const auto& [reason, n] : skip_reasons(report.results)) out_->warn(fmt::format("  skipped {}: {}", n, reason));
-  for (const auto& file : files.written) out_->info("  wrote " + file);
-  for (const auto& problem : files.failed) err_->error("hostcb: " + problem);
+  for (const auto& [reason, n] : skip_reasons(report.results)) say(*out_, spdlog::level::warn, fmt::format("  skipped {}: {}", n, reason));
+  for (const auto& file : files.written) say(*out_, spdlog::level::info, "  wrote " + file);
+  for (const auto& problem : files.failed) err_->error(terminal_text("hostcb: " + problem, true));
 }
 
 void ConsoleReporter::verdict(int exit_code, const std::string& why) {
@@ -96,12 +106,12 @@ void ConsoleReporter::verdict(int exit_code, const std::string& why) {
   auto level = exit_code == kExitPassed      ? spdlog::level::info
                : exit_code == kExitNothingRan ? spdlog::level::warn
                                               : spdlog::level::err;
-  out_->log(level, fmt::format("exit {}: {}", exit_code, why));
+  say(*out_, level, fmt::format("exit {}: {}", exit_code, why));
 }
 
 void ConsoleReporter::error(const std::string& message) {
   progress_.wipe();
-  err_->error(message);
+  err_->error(terminal_text(message, true));
 }
 
 }  // namespace hostcb

@@ -23,7 +23,7 @@ std::string read_input_file(const std::string& path, const std::string& what, st
   }
   if (static_cast<std::size_t>(st.st_size) > max_bytes) {
     ::close(fd);
-    throw UsageError(str(path, ": ", st.st_size, " bytes; more than the ", max_bytes, " a ", what, " may have"));
+    throw UsageError(str(path, ": ", st.st_size, " bytes; more than the ", max_bytes, " bytes ", what, "s may have"));
   }
   std::string text;
   char buffer[65536];
@@ -39,7 +39,7 @@ std::string read_input_file(const std::string& path, const std::string& what, st
     text.append(buffer, static_cast<std::size_t>(n));
     if (text.size() > max_bytes) {
       ::close(fd);
-      throw UsageError(str(path, ": more than the ", max_bytes, " bytes a ", what, " may have"));
+      throw UsageError(str(path, ": more than the ", max_bytes, " bytes ", what, "s may have"));
     }
   }
   ::close(fd);

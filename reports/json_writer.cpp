@@ -38,6 +38,7 @@ nlohmann::ordered_json environment_json(const Environment& env) {
           {"gpu_unusable_reason", env.gpu_unusable_reason},
           {"adapters", adapters}};
   if (!env.shuffle_seed.empty()) out["shuffle_seed"] = env.shuffle_seed;  // run --shuffle: replays its order
+  if (env.require_gpu) out["require_gpu"] = true;  // a report of it says red where no GPU was usable
   return out;
 }
 

@@ -12,6 +12,7 @@
 
 #include "model/errors.hpp"
 #include "reports/atomic_file.hpp"
+#include "reports/run_marker.hpp"
 
 namespace hostcb {
 
@@ -38,7 +39,7 @@ const char* kind_of(mode_t mode) {
   return "not a regular file";
 }
 
-// Whether `head` (a file's first 4 KiB) is a report of `t`'s kind: any JUnit file; a hostcb
+// Whether `head` (a file's first bytes) is a report of `t`'s kind: any JUnit file; a hostcb
 // JSON document ("format": "hostcb-..."); hostcb's Markdown or HTML. A file that holds
 // something else would be lost if replaced (a layer's source, an expectations file, another
 // tool's output). Kinds not named here are not checked.
@@ -59,9 +60,10 @@ bool holds_report_of_its_kind(const ReportTarget& t, const std::string& head) {
   return true;
 }
 
-// The first 4 KiB of a regular file, or "" when it cannot be read.
+// The first 64 KiB of a regular file, or "" when it cannot be read: enough for a run's
+// marker after its environment, however many devices and adapters that names.
 std::string head_of(const std::string& path) {
-  std::string head(4096, '\0');
+  std::string head(64 * 1024, '\0');
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return "";
   head.resize(std::fread(&head[0], 1, head.size(), f));
@@ -117,9 +119,15 @@ void check_report_targets(const std::vector<ReportTarget>& targets, const std::v
   }
   for (const auto& t : targets) {
     struct stat st {};
-    if (::lstat(t.path.c_str(), &st) == 0 && st.st_size > 0 && !holds_report_of_its_kind(t, head_of(t.path)))
+    if (::lstat(t.path.c_str(), &st) != 0 || st.st_size == 0) continue;
+    const std::string head = head_of(t.path);
+    if (!holds_report_of_its_kind(t, head))
       throw UsageError(str("cannot write ", t.what, " '", t.path, "': holds something that is not a ", t.what,
                            "; it would be replaced and lost: remove it, or name another file"));
+    // Two runs writing one report at once leave one run's JSON beside the other's JUnit.
+    if (const std::string writer = live_writer_of(head); !writer.empty())
+      throw UsageError(str("cannot write ", t.what, " '", t.path, "': ", writer,
+                           " is writing it and has not finished; give this run reports of its own, or wait"));
   }
 }
 

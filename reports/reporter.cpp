@@ -8,6 +8,7 @@
 #include "model/errors.hpp"
 #include "reports/atomic_file.hpp"
 #include "reports/last_words.hpp"
+#include "reports/run_marker.hpp"
 #include "reports/utc_time.hpp"
 
 namespace hostcb {
@@ -29,7 +30,7 @@ Result unfinished_run_marker(std::size_t planned, const std::string& ended_by) {
   marker.params.add("run", "unfinished");
   marker.id = kUnfinishedRunId;
   marker.status = Status::error;
-  const std::string started = str("hostcb (pid ", ::getpid(), ") started a run of ", planned, " scenario(s) and ");
+  const std::string started = str(run_owner(::getpid(), this_host()), " started a run of ", planned, " scenario(s) and ");
   marker.reason = ended_by.empty()
                       ? started + "has not written its results: it is still running, or it ended before it could"
                       : started + "was ended by " + ended_by + " before it wrote its results (the first signal stops a "

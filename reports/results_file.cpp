@@ -20,8 +20,10 @@ nlohmann::ordered_json read_json(const std::string& path, const char* what) {
   std::string text = read_input_file(path, what, kMaxInputBytes);
   try {
     return parse_json_input(text, path, limits);
-  } catch (const UsageError& e) {  // "PATH:LINE:COLUMN: why"
-    throw UsageError(str(path, ": not a ", what, " (", std::string(e.what()).substr(path.size() + 1), ")"));
+  } catch (const UsageError& e) {  // "PATH:LINE:COLUMN: why", or "PATH: why"
+    std::string why = std::string(e.what()).substr(path.size());
+    why.erase(0, why.find_first_not_of(": "));
+    throw UsageError(str(path, ": not a ", what, " (", why, ")"));
   }
 }
 

@@ -12,7 +12,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cp "$ok" "$work/a@b/fake.so"
 "$stub" list --adapter "$work/a@b/fake.so" >"$work/at.out" 2>"$work/at.err" || fail "an '@' in a folder: $(cat "$work/at.err")"
 grep -q 'forward=fake' "$work/at.out" || fail "the adapter in a@b was not loaded"
-"$stub" list --adapter "$work/a@b/fake.so@" >/dev/null 2>"$work/at2.err" || fail "'@' folder with options: $(cat "$work/at2.err")"
+# An '@' with nothing after it is refused (issue 42, item 12), naming the whole path.
+"$stub" list --adapter "$work/a@b/fake.so@" >/dev/null 2>"$work/at2.err" && fail "'@' with no options was accepted"
+grep -q "adapter '$work/a@b/fake.so': nothing follows its '@'" "$work/at2.err" || fail "'@' folder, '@' alone: $(cat "$work/at2.err")"
 
 "$stub" list --adapter "" >/dev/null 2>"$work/empty.err"
 code=$?

@@ -461,6 +461,12 @@ TEST_CASE("a layer version that is no PEP 440 version is said, never silently in
   REQUIRE(warnings.size() == 1);  // one per package, not per entry
   CHECK(warnings[0] == "x.jsonc:3: warning: a loaded layer reports cuda-bindings \"13.4.x-custom\", which is no PEP 440 "
                        "version: no range holds it, so the 2 entries keyed on cuda-bindings never apply");
+  // One entry is said in the singular (issue 42, item 12: "the 1 entry ... never apply").
+  Expectations one = parse_expectations(std::string(kHeader) + kLayerEntry + "]}", "x.jsonc");
+  const std::vector<std::string> alone = unplaced_version_warnings(one, env_with_layer("cuda-bindings", "13.4.x-custom"));
+  REQUIRE(alone.size() == 1);
+  CHECK(alone[0] == "x.jsonc:3: warning: a loaded layer reports cuda-bindings \"13.4.x-custom\", which is no PEP 440 "
+                    "version: no range holds it, so the entry keyed on cuda-bindings never applies");
   // The issue's own version stream: each one xfails under >=13.0,<13.5, or is said not to.
   const std::string id = "replay/api=runtime/forward=cuda_bindings_runtime/build=capture_global/replays=2/sync=each";
   // (packaging 26.4's answers: SpecifierSet(">=13.0,<13.5").contains(v).)

@@ -42,11 +42,11 @@
 // objects, or to a reference cycle nobody holds, loses it here, before CUDA calls it.
 #include <hostcb/adapter.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdlib>
 #include <set>
-#include <sstream>
 #include <string>
 #include <sys/stat.h>
 
@@ -371,15 +371,26 @@ int init(const char* options) {
   std::string callable, name;
   bool module_given = false;
   std::set<std::string> given;  // hostcb's rule for options: each once, none empty
-  std::stringstream items(options ? options : "");
-  for (std::string item; std::getline(items, item, ',');) {
+  const std::string all = options ? options : "";
+  for (std::size_t start = 0; !all.empty() && start <= all.size();) {
+    const std::size_t comma = std::min(all.find(',', start), all.size());
+    const std::string item = all.substr(start, comma - start);
+    start = comma + 1;
+    if (item.empty()) {  // "a,,b", "a," or ",a": a KEY=VALUE left out, or a stray comma
+      t_last_error = "an empty option in '" + all + "' (two commas, or a comma at an end): give each as KEY=VALUE";
+      return 1;
+    }
     std::size_t eq = item.find('=');
     std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
-    if (!key.empty() && value.empty()) {
+    if (key.empty()) {
+      t_last_error = "option '" + item + "' has no name: give it as KEY=VALUE";
+      return 1;
+    }
+    if (value.empty()) {
       t_last_error = "option '" + key + "' has an empty value; leave it out or give it one";
       return 1;
     }
-    if (!key.empty() && !given.insert(key).second) {
+    if (!given.insert(key).second) {
       t_last_error = "option '" + key + "' is given twice; give it once";
       return 1;
     }
@@ -387,7 +398,7 @@ int init(const char* options) {
     else if (key == "callable") callable = value;
     else if (key == "name") name = value;
     else if (key == "python") python = value, origin = "python=";
-    else if (!key.empty()) {
+    else {
       t_last_error = "unknown option '" + key + "' (module, callable, name, python)";
       return 1;
     }

@@ -414,6 +414,13 @@ std::vector<std::string> unmatched_expectation_warnings(const Expectations& expe
   return warnings;
 }
 
+namespace {
+// "the entry keyed on X never applies", "the 3 entries keyed on X never apply"
+std::string entries_never_apply(std::size_t n, const std::string& which) {
+  return n == 1 ? str("the entry", which, " never applies") : str("the ", n, " entries", which, " never apply");
+}
+}  // namespace
+
 std::vector<std::string> unplaced_version_warnings(const Expectations& expectations, const Environment& env) {
   std::vector<std::string> warnings;
   std::set<std::string> warned;
@@ -425,8 +432,8 @@ std::vector<std::string> unplaced_version_warnings(const Expectations& expectati
       for (const auto& other : expectations.entries)
         for (const auto& keyed_on : other.layers) keyed += keyed_on.first == package;
       warnings.push_back(str(expectations.path, ":", e.line, ": warning: a loaded layer reports ", package, " \"", *version,
-                             "\", which is no PEP 440 version: no range holds it, so the ", keyed, " entr",
-                             keyed == 1 ? "y" : "ies", " keyed on ", package, " never apply"));
+                             "\", which is no PEP 440 version: no range holds it, so ", entries_never_apply(keyed,
+                             " keyed on " + package)));
     }
   return warnings;
 }
@@ -442,8 +449,7 @@ std::vector<std::string> driver_version_warnings(const Expectations& expectation
     }
   if (!first) return {};
   return {str(expectations.path, ":", first->line, ": warning: the driver's version string \"", env.driver,
-              "\" is no dotted numbers: no driver range holds it, so the ", keyed, " entr", keyed == 1 ? "y" : "ies",
-              " with a driver range never apply")};
+              "\" is no dotted numbers: no driver range holds it, so ", entries_never_apply(keyed, " with a driver range"))};
 }
 
 bool layers_may_apply(const Expectations& expectations, const std::vector<AdapterInfo>& adapters) {

@@ -105,6 +105,7 @@ class RunCommand final : public Command {
                                    : fail_fast_ || max_failures_ ? StopPolicy::Rule::fail_fast
                                                                  : StopPolicy::Rule::never,
                                    max_failures_ ? max_failures_ : 1);
+    if (require_gpu_) session.require_gpu();
     if (shuffle_seed) {
       session.shuffle(*shuffle_seed);
       std::cerr << "shuffled with seed " << *shuffle_seed << " (again: --shuffle=" << *shuffle_seed << ")\n";

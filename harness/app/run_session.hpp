@@ -71,6 +71,7 @@ class RunSession {
   // every platform); the reporter sees results in that order, the report (JUnit, JSON) holds
   // them in plan order, with the seed in its environment.
   void shuffle(std::uint64_t seed);
+  void require_gpu() { env_.require_gpu = true; }  // recorded in the reports' environment
   StopPolicy& stop_policy() { return stop_; }
 
   // Runs the selection `passes` times over on each device in turn (--repeat; results carry

@@ -188,6 +188,8 @@ namespace {
 AdapterInfo load_checked(const AdapterSpec& s, bool keep) {
   auto fail = [&](const std::string& why) { return UsageError(str("adapter '", s.label, "': ", why)); };
   if (s.path.empty()) throw UsageError("adapter: the path is empty (give PATH[@OPTIONS])");  // dlopen("") is hostcb itself
+  if (s.has_options && s.options.empty())  // an init would get "" and say nothing
+    throw fail("nothing follows its '@': give OPTIONS after it, or leave the '@' out");
 
   void* library = dlopen(s.path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {

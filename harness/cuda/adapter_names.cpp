@@ -80,6 +80,8 @@ std::string resolve_ready_name(const std::string& spec, const std::vector<std::s
   std::string layer = name.substr(0, colon), entry = name.substr(colon + 1);
   std::string module = layer + "_" + entry;
   auto fail = [&](const std::string& why) { return UsageError(str("adapter '", name, "': ", why)); };
+  if (at != std::string::npos && options.empty())
+    throw fail("nothing follows its '@': give OPTIONS after it, or leave the '@' out");
 
   // The first folder holding the Python adapters; their package is python/ beside them.
   const std::vector<std::string> folders = library_folders();

@@ -24,6 +24,7 @@ std::vector<std::pair<std::string, std::string>> environment_properties(const En
       {"device.selected", env.selected_device == kAllDevices ? "all" : std::to_string(env.selected_device)},
   };
   if (!env.shuffle_seed.empty()) props.push_back({"shuffle_seed", env.shuffle_seed});
+  if (env.require_gpu) props.push_back({"require_gpu", "yes"});
   for (const auto& d : env.devices) {
     std::string prefix = str("device.", d.ordinal, ".");
     props.push_back({prefix + "name", d.name});

@@ -44,6 +44,7 @@ struct Environment {
   std::string gpu_unusable_reason;  // the skip reason for every GPU scenario when not usable
   std::vector<AdapterInfo> adapters;
   std::string shuffle_seed;  // run --shuffle's seed (the order can be replayed); empty when not shuffled
+  bool require_gpu = false;  // run --require-gpu: without a usable GPU the run was red, not "nothing ran"
 };
 
 // Name/value pairs for report headers (JUnit <properties>).

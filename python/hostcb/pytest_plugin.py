@@ -70,6 +70,30 @@ class _Each(_Once):
         setattr(namespace, self.dest, list(getattr(namespace, self.dest, None) or []) + [values])
 
 
+class _Flag(argparse.Action):
+    """A flag, given once: hostcb's command line refuses a flag given twice too."""
+
+    def __init__(self, option_strings, dest, default=False, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=default, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, self.dest, False):
+            raise argparse.ArgumentError(self, "given twice; give it once")
+        setattr(namespace, self.dest, True)
+
+
+def _seconds(text: str) -> float:
+    """--hostcb-timeout's value, in hostcb's own range for --timeout: a usage error at once,
+    not one error per item when each hostcb run refuses it."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("'%s' is not a number of seconds" % text) from None
+    if not 0.1 <= value <= 86400:  # also false for nan
+        raise argparse.ArgumentTypeError("'%s' is not between 0.1 and 86400 seconds" % text)
+    return value
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("hostcb", "hostcb: CUDA host callbacks under graph replay, through a layer")
     group.addoption("--hostcb-layer", action=_Each, default=[], metavar="LAYER",
@@ -82,13 +106,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="hostcb's --axis: replace an axis's values (repeatable)")
     group.addoption("--hostcb-expectations", action=_Once, metavar="FILE",
                     help="hostcb's --expectations: known failures (xfail)")
-    group.addoption("--hostcb-timeout", action=_Once, type=float, metavar="SECONDS", help="hostcb's --timeout per scenario")
+    group.addoption("--hostcb-timeout", action=_Once, type=_seconds, metavar="SECONDS",
+                    help="hostcb's --timeout per scenario (0.1 to 86400)")
     group.addoption("--hostcb-binary", action=_Once, metavar="PATH",
                     help="the hostcb binary (default: $HOSTCB_BINARY, else the one this package carries)")
     group.addoption("--hostcb-json", action=_Once, metavar="PATH",
                     help="write hostcb's results of this session (every hostcb run, the xdist workers' too) to PATH "
                          "as one `hostcb run --json` document, for `hostcb report`")
-    group.addoption("--hostcb-require-gpu", action="store_true", default=False,
+    group.addoption("--hostcb-require-gpu", action=_Flag, default=False,
                     help="fail the session (exit 1, with hostcb's reason) when no hostcb scenario ran because there "
                          "is no usable CUDA device (every item skipped, for want of one): for a job that must run on a "
                          "GPU, where a run of skips would pass")
@@ -489,6 +514,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Gener
     if report.failed and isinstance(problem, ScenarioProblem):
         report.longrepr = problem.text
     elif report.failed and isinstance(problem, HostcbError):
-        report.longrepr = "hostcb: %s" % problem
+        said = str(problem)  # hostcb's own line already begins "hostcb: "
+        report.longrepr = said if said.startswith("hostcb: ") else "hostcb: " + said
     elif report.skipped and isinstance(report.longrepr, tuple):
         report.longrepr = (item.layer.nodeid, None, report.longrepr[2])

@@ -257,6 +257,16 @@ def test_an_empty_or_repeated_option_is_a_usage_error(pytester, stub):
     layers = run(pytester, stub, "--hostcb-layer", "")
     assert layers.ret == pytest.ExitCode.USAGE_ERROR
     assert "--hostcb-layer: an empty value" in layers.stderr.str()
+    # Issue 42, item 12: a flag twice, as hostcb refuses --require-gpu twice; and a timeout
+    # hostcb would refuse, said once at the start rather than as an error of every item.
+    flag = run(pytester, stub, "--hostcb-require-gpu", "--hostcb-require-gpu")
+    assert flag.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--hostcb-require-gpu: given twice; give it once" in flag.stderr.str()
+    for bad, says in (("0", "is not between 0.1 and 86400 seconds"), ("nan", "is not between"),
+                      ("soon", "is not a number of seconds")):
+        timeout = run(pytester, stub, "--hostcb-timeout=" + bad)
+        assert timeout.ret == pytest.ExitCode.USAGE_ERROR, bad
+        assert "--hostcb-timeout: '%s' %s" % (bad, says) in timeout.stderr.str()
 
 
 def test_two_layer_files_of_one_name_get_node_ids_of_their_own(pytester, stub, tmp_path):
