@@ -78,67 +78,79 @@ for f in "$mutations_dir"/*.mut; do
 done
 [ ${#files[@]} -gt 0 ] || die "no mutation matches${only:+ '$only'} in $mutations_dir"
 
-# mutate.py check|apply|restore MUTATION TREE: reads a .mut file; check prints the
-# description and says whether the find text occurs exactly once in TREE/file; apply
-# also writes the mutated file (keeping the original beside it as .orig); restore puts
-# the original back.
+# mutate.py check|apply|restore TREE MUTATION...: reads .mut files; check prints, for each
+# (in one process: --list reads hundreds), its description and whether the find text occurs
+# exactly once in TREE/file; apply (one mutation) also writes the mutated file (keeping the
+# original beside it as .orig); restore puts the original back. One line each:
+# STATE<TAB>DESCRIPTION<TAB>DETAIL; the exit status is 1 when any is stale or malformed.
 mutate() {
   python3 - "$@" <<'PY'
 import os, shutil, sys
-mode, mut, tree = sys.argv[1], sys.argv[2], sys.argv[3]
-text = open(mut, encoding="utf-8").read().split("\n")
-desc, path, expect, find, replace, section = "", None, "killed", [], [], None
-for line in text:
-    if section is None:
-        if line == "--- find": section = "find"
-        elif line.startswith("# ") and not desc: desc = line[2:].strip()
-        elif line.startswith("file:"): path = line[5:].strip()
-        elif line.startswith("expect:"): expect = line[7:].strip()
-        elif line.strip() and not line.startswith("#"):
-            print(f"malformed\t{desc}\tunexpected header line: {line!r}"); sys.exit(3)
-    elif section == "find":
-        if line == "--- replace": section = "replace"
-        else: find.append(line)
-    else:
-        replace.append(line)
-while replace and replace[-1] == "": replace.pop()  # the file's final newline
-find_text, replace_text = "\n".join(find), "\n".join(replace)
-if not desc or not path or section != "replace" or not find_text.strip():
-    print(f"malformed\t{desc}\tneeds '# description', 'file:', '--- find' and '--- replace'"); sys.exit(3)
-if expect not in ("killed", "build-failure"):
-    print(f"malformed\t{desc}\texpect: takes killed or build-failure, not {expect!r}"); sys.exit(3)
-target = os.path.join(tree, path)
-if mode == "restore":
-    # The original's content with a new time: the build must see the file change back.
-    shutil.move(target + ".orig", target)
-    os.utime(target)
-    sys.exit(0)
-try:
-    source = open(target, encoding="utf-8").read()
-except OSError as e:
-    print(f"stale\t{desc}\t{path}: {e.strerror}"); sys.exit(1)
-count = source.count(find_text)
-if count != 1:
-    print(f"stale\t{desc}\tthe find text occurs {count} times in {path} (must be once)"); sys.exit(1)
-if mode == "apply":
-    shutil.copy(target, target + ".orig")
-    with open(target, "w", encoding="utf-8") as out:
-        out.write(source.replace(find_text, replace_text))
-print(f"{expect}\t{desc}\t{path}")
+mode, tree, muts = sys.argv[1], sys.argv[2], sys.argv[3:]
+
+def one(mut):
+    text = open(mut, encoding="utf-8").read().split("\n")
+    desc, path, expect, find, replace, section = "", None, "killed", [], [], None
+    for line in text:
+        if section is None:
+            if line == "--- find": section = "find"
+            elif line.startswith("# ") and not desc: desc = line[2:].strip()
+            elif line.startswith("file:"): path = line[5:].strip()
+            elif line.startswith("expect:"): expect = line[7:].strip()
+            elif line.strip() and not line.startswith("#"):
+                return "malformed", desc, f"unexpected header line: {line!r}"
+        elif section == "find":
+            if line == "--- replace": section = "replace"
+            else: find.append(line)
+        else:
+            replace.append(line)
+    while replace and replace[-1] == "": replace.pop()  # the file's final newline
+    find_text, replace_text = "\n".join(find), "\n".join(replace)
+    if not desc or not path or section != "replace" or not find_text.strip():
+        return "malformed", desc, "needs '# description', 'file:', '--- find' and '--- replace'"
+    if expect not in ("killed", "build-failure"):
+        return "malformed", desc, f"expect: takes killed or build-failure, not {expect!r}"
+    target = os.path.join(tree, path)
+    if mode == "restore":
+        # The original's content with a new time: the build must see the file change back.
+        shutil.move(target + ".orig", target)
+        os.utime(target)
+        return None
+    try:
+        source = open(target, encoding="utf-8").read()
+    except OSError as e:
+        return "stale", desc, f"{path}: {e.strerror}"
+    count = source.count(find_text)
+    if count != 1:
+        return "stale", desc, f"the find text occurs {count} times in {path} (must be once)"
+    if mode == "apply":
+        shutil.copy(target, target + ".orig")
+        with open(target, "w", encoding="utf-8") as out:
+            out.write(source.replace(find_text, replace_text))
+    return expect, desc, path
+
+bad = False
+for mut in muts:
+    said = one(mut)
+    if said is None: continue
+    print("\t".join(said))
+    bad = bad or said[0] in ("stale", "malformed")
+sys.exit(1 if bad else 0)
 PY
 }
 
 if [ $list = 1 ]; then
-  bad=0
-  for f in "${files[@]}"; do
-    IFS=$'\t' read -r state desc detail < <(mutate check "$f" "$root")
+  bad=0 i=0
+  while IFS=$'\t' read -r state desc detail; do
+    f="${files[$i]}" i=$((i + 1))
     if [ "$state" = killed ] || [ "$state" = build-failure ]; then
       printf '%-40s %s\n' "$(basename "$f" .mut)" "$desc"
     else
       printf '%-40s %s: %s\n' "$(basename "$f" .mut)" "$state" "$detail"
       bad=$((bad + 1))
     fi
-  done
+  done < <(mutate check "$root" "${files[@]}")
+  [ $i = ${#files[@]} ] || die "the check of the mutations stopped after $i of ${#files[@]}"
   echo "${#files[@]} mutations, $bad stale or malformed"
   [ $bad = 0 ]
   exit
@@ -182,7 +194,7 @@ survivors=()
 for f in "${files[@]}"; do
   name="$(basename "$f" .mut)"
   t0=$(date +%s)
-  IFS=$'\t' read -r state desc detail < <(mutate apply "$f" "$tree")
+  IFS=$'\t' read -r state desc detail < <(mutate apply "$tree" "$f")
   if [ "$state" != killed ] && [ "$state" != build-failure ]; then
     printf '%-12s %-40s %s\n' "stale" "$name" "$detail"
     stale=$((stale + 1)); survivors+=("$name (stale)")
@@ -206,7 +218,7 @@ for f in "${files[@]}"; do
               sed -E 's/^\s+[0-9]+ - //; s/ \((Failed|Timeout|Not Run|SEGFAULT|Exception|.*)\)$//' | paste -sd';' -)"
     killed=$((killed + 1))
   fi
-  mutate restore "$f" "$tree"
+  mutate restore "$tree" "$f"
   printf '%-12s %-40s %4ss  %s\n' "$verdict" "$name" "$(( $(date +%s) - t0 ))" "$why"
 done
 
