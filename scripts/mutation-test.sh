@@ -16,7 +16,8 @@
 # ${TMPDIR:-/tmp}) and built there once; the unmutated build must pass its CPU tests.
 # Then, for each mutation: apply it, rebuild incrementally, run the CPU tests
 # (ctest -LE gpu: the GPU scenario entries, the self-test and the bench smoke test only
-# skip without a GPU; every other test runs), restore the file. Each mutation prints
+# skip without a GPU; every other test runs but mutations:none_stale, which --list is and
+# which a mutation applied would always fail), restore the file. Each mutation prints
 #   killed        a test failed (the first failing tests are named)
 #   survived      every test passed: a gap in the tests
 #   stale         the find text does not occur exactly once: the patch no longer fits
@@ -180,7 +181,9 @@ if ! cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DH
 fi
 build_tree() { cmake --build "$build" -j "$jobs" >"$1" 2>&1; }
 test_tree() {  # the CPU tests; stops at the first failure
-  ctest --test-dir "$build" -LE gpu -j "$jobs" --stop-on-failure --timeout 120 >"$1" 2>&1
+  # Not mutations:none_stale: with a mutation applied its own find text is gone, so that
+  # test would "kill" every one.
+  ctest --test-dir "$build" -LE gpu -E '^mutations:none_stale$' -j "$jobs" --stop-on-failure --timeout 120 >"$1" 2>&1
 }
 build_tree "$log/baseline-build.log" || { tail -30 "$log/baseline-build.log" >&2; die "the unmutated tree does not build"; }
 if ! test_tree "$log/baseline-test.log"; then
