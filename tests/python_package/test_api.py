@@ -104,6 +104,28 @@ def test_the_layers_python_is_the_one_calling(stub, tmp_path, monkeypatch):
     assert listing.adapters[0].describe == "on " + sys.executable
 
 
+def test_the_hostcb_command_runs_layers_in_its_own_python(stub, tmp_path, monkeypatch):
+    # Issue 43, item 3: `venv/bin/hostcb --adapter cuda_bindings:runtime` used python3 on PATH,
+    # which lacks what the venv has. Here no python3 is on PATH at all: the layer runs only
+    # if the command hands hostcb its own interpreter.
+    monkeypatch.delenv("HOSTCB_PYTHON", raising=False)
+    layer = tmp_path / "where_am_i.py"
+    layer.write_text("import sys\nNAME = 'where'\n"
+                     "def launch_host_func(stream, fn, user_data):\n    return 0\n"
+                     "def describe():\n    return 'on ' + sys.executable\n")
+    adapter = os.path.join(os.environ["HOSTCB_ADAPTER_DIR"], "libhostcb_python_runtime.so")
+    package_folder = os.path.dirname(os.path.dirname(os.path.abspath(hostcb.__file__)))
+    env = dict(os.environ, HOSTCB_BINARY=stub, PATH=str(tmp_path), PYTHONPATH=os.pathsep.join([str(tmp_path), package_folder]))
+    listed = subprocess.run([sys.executable, "-m", "hostcb", "list", "--adapter", adapter + "@module=where_am_i",
+                             "--filter", "*forward=where*"], env=env, capture_output=True, text=True)
+    assert listed.returncode == 0, listed.stderr
+    assert "forward=where" in listed.stdout
+    env["HOSTCB_PYTHON"] = os.path.join(str(tmp_path), "no-such-python")  # one named is used, not replaced
+    named = subprocess.run([sys.executable, "-m", "hostcb", "list", "--adapter", adapter + "@module=where_am_i"],
+                           env=env, capture_output=True, text=True)
+    assert named.returncode == 2 and "no-such-python" in named.stderr, named.stderr
+
+
 def _another_python():
     """A CPython 3.9+ of another version than this one, or None."""
     here = "%d.%d" % sys.version_info[:2]
