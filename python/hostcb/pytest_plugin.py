@@ -2,7 +2,7 @@
 pytest items.
 
     pytest --hostcb-layer cuda_bindings:runtime [--hostcb-filter F] [--hostcb-axis name=v1,v2]
-           [--hostcb-expectations FILE] [--hostcb-json PATH] [--hostcb-require-gpu]
+           [--hostcb-expectations FILE] [--hostcb-json PATH] [--hostcb-require-gpu] [--hostcb-only]
     # or, in a conftest.py:  hostcb_layers = ["cuda_bindings:runtime"]
 
 A layer is one collector, `hostcb:LAYER` (of a file, its name without folder or suffix),
@@ -25,7 +25,8 @@ strict XPASS.
 Each report's duration is its scenario's seconds, and JUnit's layout is hostcb's (_junit.py).
 --hostcb-json writes the session's results (every hostcb run's) as one hostcb document.
 `-k` matches a hostcb item by whole words of its id (_keyword.py).
---hostcb-require-gpu fails the session when nothing ran for want of a GPU.
+--hostcb-require-gpu fails the session when nothing ran for want of a GPU. --hostcb-only
+collects no test file, only the layers' items (a CI job run in the layer's own repository).
 """
 from __future__ import annotations
 
@@ -113,6 +114,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--hostcb-json", action=_Once, metavar="PATH",
                     help="write hostcb's results of this session (every hostcb run, the xdist workers' too) to PATH "
                          "as one `hostcb run --json` document, for `hostcb report`")
+    group.addoption("--hostcb-only", action=_Flag, default=False,
+                    help="collect hostcb's items only: no test file is collected or imported (the layer's own "
+                         "suite, a hostcb checkout in the workspace), as a CI job for hostcb's scenarios wants")
     group.addoption("--hostcb-require-gpu", action=_Flag, default=False,
                     help="fail the session (exit 1, with hostcb's reason) when no hostcb scenario ran because there "
                          "is no usable CUDA device (every item skipped, for want of one): for a job that must run on a "
@@ -181,6 +185,9 @@ class HostcbSession:
         self.layers = list(dict.fromkeys(_one_spelling(layer) for layer in config.getoption("hostcb_layer")))
         self.names = _collector_names(self.layers)
         self.selected = self._take_node_ids(config)
+        self.only = config.getoption("hostcb_only")
+        if self.only and not self.layers:
+            raise pytest.UsageError("--hostcb-only collects hostcb's items only, and no --hostcb-layer gives any")
         path = config.getoption("hostcb_json")
         self.json_path = os.path.abspath(path) if path is not None else None
         if self.json_path is not None:
@@ -242,6 +249,11 @@ class HostcbSession:
             found = [i for i in found if any(_within(i.nodeid, s) for s in self.selected)]
         items.extend(found)
         _keyword.select(config, items, lambda item: isinstance(item, ScenarioItem))
+
+    def pytest_ignore_collect(self, collection_path, config: pytest.Config) -> Optional[bool]:
+        """--hostcb-only: no folder or file is collected, so no test module is imported (one
+        that exits at import ends pytest's collection); the layers' items are added after."""
+        return True if self.only else None
 
     def pytest_collect_file(self, file_path, parent: pytest.Collector) -> Optional[pytest.Collector]:
         """A conftest.py with `hostcb_layers`: a node of its own, whose children are its layers."""

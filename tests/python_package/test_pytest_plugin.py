@@ -269,6 +269,29 @@ def test_an_empty_or_repeated_option_is_a_usage_error(pytester, stub):
         assert "--hostcb-timeout: '%s' %s" % (bad, says) in timeout.stderr.str()
 
 
+def _layer_repository(pytester):
+    """A layer's repository as a CI recipe's checkout lays it out: the layer's own tests, and
+    hostcb's checkout inside it, one of whose test modules exits when imported outside its
+    own suite (as tests/py/test_fakes_isolation.py does)."""
+    pytester.makepyfile(test_layers_own="def test_own_suite(): assert False, 'the layer suite ran'")
+    checkout = pytester.mkdir("hostcb")  # no __init__.py: the real package hostcb still imports
+    (checkout / "test_exits_at_import.py").write_text("raise SystemExit('imported outside its suite')\n")
+
+
+def test_hostcb_only_collects_no_test_file_in_the_layers_repository(pytester, stub):
+    # Issue 43, item 1: the recipe's pytest step collected the layer's suite and hostcb's
+    # checkout beside its items: INTERNALERROR at the checkout's module, no tests ran.
+    _layer_repository(pytester)
+    everything = run(pytester, stub, subprocess=True)
+    assert everything.ret != 0 and "imported outside its suite" in everything.stdout.str() + everything.stderr.str()
+    only = run(pytester, stub, "--hostcb-only", subprocess=True)
+    only.assert_outcomes(**OUTCOMES)  # the layer's six items, and nothing of the suite or the checkout
+    assert "the layer suite ran" not in only.stdout.str()
+    alone = pytest_run(pytester, "--hostcb-only", "--hostcb-binary=" + stub)
+    assert alone.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--hostcb-only collects hostcb's items only, and no --hostcb-layer gives any" in alone.stderr.str()
+
+
 def test_two_layer_files_of_one_name_get_node_ids_of_their_own(pytester, stub, tmp_path):
     # Issue 33, item 14: both were hostcb[mixed_layer], one set of node ids for two layers.
     other = tmp_path / "other"
