@@ -24,9 +24,10 @@ wheel    the wheel job: builds hostcb's wheel once from this checkout into OUT-D
          installed with pip into a venv of its own.
 install  python3 -m venv VENV, then pip install the one hostcb-*.whl in WHEEL-DIR and
          PIP-INSTALL-ARGS (pytest, the layer: "cuda-bindings==13.5.0", or . for the checkout)
-pytest   one matrix job through the pytest plugin: VENV's python -m pytest with JUnit and
-         hostcb's JSON into $CI_OUT/NAME/ (--junitxml, --hostcb-json), the shipped
-         expectations (--hostcb-expectations; see run) and PYTEST-ARGS (--hostcb-layer ...)
+pytest   one matrix job through the pytest plugin: VENV's python -m pytest --hostcb-only (the
+         layers' items, no test file of the workspace) with JUnit and hostcb's JSON into
+         $CI_OUT/NAME/ (--junitxml, --hostcb-json), the shipped expectations
+         (--hostcb-expectations; see run) and PYTEST-ARGS (--hostcb-layer ..., required)
 run      one matrix job through the hostcb command: hostcb run with its JUnit and JSON into
          $CI_OUT/NAME/, the shipped expectations (the installed wheel's
          share/hostcb/known-layer-bugs.jsonc, else this checkout's
@@ -219,7 +220,9 @@ step_pytest() {
   [ -n "$known" ] && expectations=(--hostcb-expectations "$known")
   mkdir -p "$dir"
   rm -f "$dir/neutral" "$dir/hostcb.json"
-  "$python" -m pytest -rs --junitxml "$dir/hostcb.xml" --hostcb-json "$dir/hostcb.json" \
+  # --hostcb-only: the job runs in the layer's repository, beside its own suite and this
+  # checkout; pytest collects neither (a module of either may not even import here).
+  "$python" -m pytest -rs --hostcb-only --junitxml "$dir/hostcb.xml" --hostcb-json "$dir/hostcb.json" \
     "${expectations[@]}" "${job_args[@]}" 2>&1 | tee "$dir/hostcb.log"
   finish_job "$dir" "${PIPESTATUS[0]}"
 }
