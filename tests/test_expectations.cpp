@@ -183,6 +183,18 @@ TEST_CASE("duplicate entries and globs that match no planned scenario get a warn
   std::vector<std::string> unmatched = unmatched_expectation_warnings(ex, {"stub/behave=pass/x", "stub/behave=fail/y"}, {});
   REQUIRE(unmatched.size() == 1);
   CHECK(unmatched[0] == "x.jsonc:5: warning: \"nosuch/*\" matches no scenario hostcb can run with these layers");
+  // A dead glob inside an id list is said too (issue 43, item 6), each apart; an exact id alike.
+  Expectations listed = parse_expectations(
+      std::string(kHeader) +
+          R"({"id": ["stub/behave=pass/*", "stub/behave=fial/*", "stub/behave=fail/y", "stub/behave=fail/z"], "expect": ["failed"], "reason": "r"})" +
+          "]}",
+      "y.jsonc");
+  unmatched = unmatched_expectation_warnings(listed, {"stub/behave=pass/x", "stub/behave=fail/y"}, {});
+  REQUIRE(unmatched.size() == 2);
+  CHECK(unmatched[0] == "y.jsonc:3: warning: \"stub/behave=fial/*\", one of this entry's ids, matches no scenario hostcb "
+                        "can run with these layers");
+  CHECK(unmatched[1] == "y.jsonc:3: warning: \"stub/behave=fail/z\", one of this entry's ids, matches no scenario hostcb "
+                        "can run with these layers");
 }
 
 TEST_CASE("loading expectations takes time linear in the file's size", "[expectations]") {

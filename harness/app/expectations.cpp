@@ -389,27 +389,39 @@ std::vector<std::string> unmatched_expectation_warnings(const Expectations& expe
                                                         const Environment& env) {
   std::unordered_map<std::string, std::vector<const PlannedScenario*>> by_id;
   for (const auto& s : planned) by_id[s.id].push_back(&s);
-  std::vector<bool> matched(expectations.entries.size(), false);
-  auto match = [&](const std::vector<std::size_t>& entries, const PlannedScenario& s) {
+  // Each glob of each entry, by (entry, glob): an entry's list may hold a glob that names
+  // nothing (a typo) beside others that do.
+  std::set<std::pair<std::size_t, std::string>> matched;
+  auto match = [&](const std::string& glob, const std::vector<std::size_t>& entries, const PlannedScenario& s) {
     for (std::size_t i : entries)
-      if (!matched[i] && axes_hold(expectations.entries[i], s.params)) matched[i] = true;
+      if (!matched.count({i, glob}) && axes_hold(expectations.entries[i], s.params)) matched.insert({i, glob});
   };
   for (const auto& [id, entries] : expectations.exact_ids)
     if (auto found = by_id.find(id); found != by_id.end())
-      for (const PlannedScenario* s : found->second) match(entries, *s);
+      for (const PlannedScenario* s : found->second) match(id, entries, *s);
   for (const auto& [glob, entries] : expectations.globs)  // each distinct glob once
     for (const auto& s : planned) {
-      if (std::all_of(entries.begin(), entries.end(), [&](std::size_t i) { return matched[i]; })) break;
-      if (glob_match(glob, s.id)) match(entries, s);
+      if (std::all_of(entries.begin(), entries.end(), [&, &glob = glob](std::size_t i) { return matched.count({i, glob}) > 0; }))
+        break;
+      if (glob_match(glob, s.id)) match(glob, entries, s);
     }
   std::vector<std::string> warnings;
   for (std::size_t i = 0; i < expectations.entries.size(); ++i) {
     const Expectation& e = expectations.entries[i];
     bool layers_reported = true;
     for (const auto& [package, range] : e.layers) layers_reported = layers_reported && reported_version(env, package);
-    if (!matched[i] && layers_reported)
-      warnings.push_back(str(expectations.path, ":", e.line, ": warning: \"", e.ids(), "\"",
-                             e.axes.empty() ? "" : " at these axis values", " matches no scenario hostcb can run with these layers"));
+    if (!layers_reported) continue;
+    std::vector<std::string> dead;
+    for (const auto& glob : e.id_patterns)
+      if (!matched.count({i, glob})) dead.push_back(glob);
+    const std::string where = e.axes.empty() ? "" : " at these axis values";
+    if (dead.size() == e.id_patterns.size())
+      warnings.push_back(str(expectations.path, ":", e.line, ": warning: \"", e.ids(), "\"", where,
+                             " matches no scenario hostcb can run with these layers"));
+    else
+      for (const auto& glob : dead)
+        warnings.push_back(str(expectations.path, ":", e.line, ": warning: \"", glob, "\", one of this entry's ids,", where,
+                               " matches no scenario hostcb can run with these layers"));
   }
   return warnings;
 }

@@ -13,10 +13,10 @@ A layer is a ready name (`cuda_bindings:runtime`), a layer module (`mypackage.my
 """
 from ._api import list_scenarios, run
 from ._binary import binary, prefix
-from ._results import (Adapter, Failure, HostcbError, Listing, Result, Run, Scenario, Status,
+from ._results import (Adapter, Failure, HostcbError, HostcbWarning, Listing, Result, Run, Scenario, Status,
                        UsageError)
 
 list = list_scenarios  # hostcb.list(...): the name the docs use; list_scenarios inside the package
 
-__all__ = ["Adapter", "Failure", "HostcbError", "Listing", "Result", "Run", "Scenario", "Status", "UsageError",
+__all__ = ["Adapter", "Failure", "HostcbError", "HostcbWarning", "Listing", "Result", "Run", "Scenario", "Status", "UsageError",
            "binary", "list", "list_scenarios", "prefix", "run"]

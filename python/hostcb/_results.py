@@ -12,6 +12,10 @@ class HostcbError(Exception):
     cannot read. The message is one line."""
 
 
+class HostcbWarning(UserWarning):
+    """A warning hostcb gave (its text is hostcb's line), shown in pytest's warnings summary."""
+
+
 class UsageError(HostcbError):
     """hostcb refused the request before anything ran (its exit code 2): a bad filter, axis,
     adapter or layer. The message is hostcb's own line."""
@@ -105,6 +109,12 @@ class Run:
 
     def __len__(self) -> int:
         return len(self.results)
+
+    @property
+    def warnings(self) -> Tuple[str, ...]:
+        """hostcb's warning lines ("FILE:LINE: warning: ..."; an expectations entry that
+        matches nothing, a layer version that is no PEP 440 version), each once, in order."""
+        return tuple(dict.fromkeys(line.strip() for line in self.output.splitlines() if ": warning: " in line))
 
     def results_for(self, scenario_id: str) -> Tuple[Result, ...]:
         """Every result of `scenario_id`: one, or one per --repeat pass and device."""

@@ -34,14 +34,15 @@ import argparse
 import json
 import os
 import tempfile
-from typing import Any, Dict, Generator, List, Optional
+import warnings
+from typing import Any, Dict, Generator, List, Optional, Set
 
 import pytest
 
 from . import _keyword, _xdist
 from ._api import Invocation, _list, check_report_paths, merged_documents, run_ids
 from ._junit import JunitLayout
-from ._results import HostcbError, Result, Run, Scenario, Status, UsageError
+from ._results import HostcbError, HostcbWarning, Result, Run, Scenario, Status, UsageError
 
 _BAD = (Status.FAILED, Status.ERROR, Status.XPASS)  # what fails a run (hostcb's is_bad)
 _PREFIX = _keyword.PREFIX  # a layer's collector: hostcb:LAYER
@@ -198,6 +199,7 @@ class HostcbSession:
         self.require_gpu = config.getoption("hostcb_require_gpu")
         self.outcomes: Dict[str, Any] = {}  # node id -> (hostcb's status or None, its reason), as reported
         self.gpu_note = ""
+        self.warned: Set[str] = set()  # hostcb's warning lines already shown
 
     def _check_json_path(self, given: str) -> None:
         """Before anything runs, --hostcb-json is held to hostcb's own rules for report paths
@@ -268,6 +270,13 @@ class HostcbSession:
 
     def add(self, run: Run) -> None:
         self.documents += run.documents
+
+    def warn(self, lines) -> None:
+        """hostcb's warnings as pytest's (its warnings summary), each once a process."""
+        for line in lines:
+            if line not in self.warned:
+                self.warned.add(line)
+                warnings.warn(HostcbWarning(line), stacklevel=2)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
@@ -429,6 +438,7 @@ class LayerCollector(pytest.Collector):
                 run = None
             if run is not None:
                 _session(self.config).add(run)
+                _session(self.config).warn(run.warnings)
                 for i in ids:  # of several results (--repeat passes), the worst
                     self.results[i] = run.result(i) or HostcbError(
                         "hostcb run (exit %d) gave no result for %s" % (run.exit_code, i))

@@ -269,6 +269,22 @@ def test_an_empty_or_repeated_option_is_a_usage_error(pytester, stub):
         assert "--hostcb-timeout: '%s' %s" % (bad, says) in timeout.stderr.str()
 
 
+def test_hostcbs_warnings_are_pytests(pytester, stub, tmp_path):
+    # Issue 43, item 6: hostcb warns of an entry that names nothing (a typo, a dead glob in a
+    # list) under `hostcb run`; under pytest it said nothing.
+    path = tmp_path / "typo.jsonc"
+    path.write_text('{"format": "hostcb-expectations", "format_version": 1, "expectations": ['
+                    '{"id": ["stub_forward/forward=mixed/op=add_host_node", "stub_forward/forward=mixed/op=add_hots_node"],'
+                    ' "expect": ["failed"], "reason": "never calls the host function"}]}')
+    result = run(pytester, stub, "--hostcb-expectations=" + str(path))
+    text = result.stdout.str()
+    assert "warnings summary" in text
+    assert "HostcbWarning" in text
+    assert ('warning: "stub_forward/forward=mixed/op=add_hots_node", one of this entry\'s ids, matches no scenario'
+            in text)
+    assert text.count("add_hots_node\", one of") == 1  # once, though hostcb may say it in every run
+
+
 def _layer_repository(pytester):
     """A layer's repository as a CI recipe's checkout lays it out: the layer's own tests, and
     hostcb's checkout inside it, one of whose test modules exits when imported outside its
