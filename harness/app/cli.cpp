@@ -119,7 +119,7 @@ void check_given(const CLI::App* command) {
 int run_cli(const CaseRegistration& register_cases, const std::vector<std::string>& args) {
   CLI::App app{"hostcb: regression tests for CUDA host callbacks under graph replay", "hostcb"};
   app.footer(kFooter);
-  app.set_version_flag("--version", std::string(HOSTCB_VERSION) + " (" + git_revision() + ")");
+  app.set_version_flag("--version", hostcb_version());
   app.require_subcommand(1);
 
   std::vector<std::unique_ptr<Command>> commands;

@@ -39,7 +39,7 @@ Environment capture_versions(std::string* problem) {
 Environment capture_environment(int device, std::string command_line) {
   std::string version_problem;
   Environment env = capture_versions(&version_problem);
-  env.hostcb_version = HOSTCB_VERSION;
+  env.hostcb_version = hostcb_version();
   env.git_revision = git_revision();
   env.command_line = std::move(command_line);
   env.selected_device = device;

@@ -54,5 +54,8 @@ std::string cuda_version_string(int version);  // 13000 -> "13.0"
 
 // The source tree's git revision at build time ("1a2b3c4d5e6f", "-dirty" when edited).
 const char* git_revision();
+// hostcb's version, PEP 440, naming its commit between releases: "0.1.0.dev57+g1a2b3c4d5e6f"
+// (cmake/hostcb_git_revision.cmake says how); the wheel's is the same.
+const char* hostcb_version();
 
 }  // namespace hostcb

@@ -3,6 +3,7 @@ the stub CLI and the mixed layer (layers/mixed_layer.py)."""
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -124,6 +125,17 @@ def test_the_hostcb_command_runs_layers_in_its_own_python(stub, tmp_path, monkey
     named = subprocess.run([sys.executable, "-m", "hostcb", "list", "--adapter", adapter + "@module=where_am_i"],
                            env=env, capture_output=True, text=True)
     assert named.returncode == 2 and "no-such-python" in named.stderr, named.stderr
+
+
+def test_an_installed_wheels_version_is_its_binarys():
+    # Issue 43, item 2: the wheel was 0.1.0 at every commit; it now names its commit, as the
+    # binary's --version does (cmake/hostcb_version.py runs the binary's own rule).
+    if "site-packages" not in hostcb.__file__:
+        pytest.skip("hostcb is imported from the source tree (%s), not installed" % hostcb.__file__)
+    from importlib.metadata import version
+    said = subprocess.run([os.path.join(hostcb.prefix(), "bin", "hostcb"), "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    assert version("hostcb") == said
+    assert re.match(r"^\d+\.\d+\.\d+(\.dev\d+)?(\+g[0-9a-z.]+)?$", said), said
 
 
 def _another_python():
