@@ -29,6 +29,16 @@ def is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
+def worker_count(config: pytest.Config) -> int:
+    """How many xdist workers share this machine (1 outside xdist)."""
+    if not is_worker(config):
+        return 1
+    try:
+        return max(1, int(config.workerinput.get("workercount", 1)))
+    except (TypeError, ValueError):
+        return 1
+
+
 def _interactor(config: pytest.Config):
     for plugin in config.pluginmanager.get_plugins():
         if type(plugin).__name__ == "WorkerInteractor" and hasattr(plugin, "torun"):

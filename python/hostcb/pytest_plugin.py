@@ -96,6 +96,25 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _jobs(text: str) -> str:
+    """--hostcb-jobs: hostcb's -j, N (1 to 256) or auto, refused at once as hostcb would."""
+    if text != "auto" and not (text.isdigit() and 1 <= int(text) <= 256):
+        raise argparse.ArgumentTypeError("'%s' is neither a number of workers (1 to 256) nor 'auto'" % text)
+    return text
+
+
+def _repeat(text: str) -> int:
+    """--hostcb-repeat: hostcb's --repeat, 1 to 1000000."""
+    if not (text.isdigit() and 1 <= int(text) <= 1000000):
+        raise argparse.ArgumentTypeError("'%s' is not a number of runs from 1 to 1000000" % text)
+    return int(text)
+
+
+# hostcb's -j auto: one worker a core, at most this many a device (harness/app/options.hpp,
+# kAutoWorkersPerDevice). xdist's workers share it: each gets its part (see _jobs_for).
+_AUTO_WORKERS_PER_DEVICE = 8
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("hostcb", "hostcb: CUDA host callbacks under graph replay, through a layer")
     group.addoption("--hostcb-layer", action=_Each, default=[], metavar="LAYER",
@@ -110,6 +129,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="hostcb's --expectations: known failures (xfail)")
     group.addoption("--hostcb-timeout", action=_Once, type=_seconds, metavar="SECONDS",
                     help="hostcb's --timeout per scenario (0.1 to 86400)")
+    group.addoption("--hostcb-jobs", action=_Once, type=_jobs, metavar="N|auto",
+                    help="hostcb's -j for each hostcb run (default: auto; under pytest-xdist each worker's share "
+                         "of auto, so that all of them together start no more CUDA contexts than one run would)")
+    group.addoption("--hostcb-repeat", action=_Once, type=_repeat, metavar="N",
+                    help="hostcb's --repeat: run each scenario N times; an item is the worst of its runs")
+    group.addoption("--hostcb-until-fail", action=_Flag, default=False,
+                    help="hostcb's --until-fail: repeat until the first failure (at most --hostcb-repeat times)")
     group.addoption("--hostcb-binary", action=_Once, metavar="PATH",
                     help="the hostcb binary (default: $HOSTCB_BINARY, else the one this package carries)")
     group.addoption("--hostcb-json", action=_Once, metavar="PATH",
@@ -393,6 +419,24 @@ class LayerCollector(pytest.Collector):
     def _option(self, name: str):
         return self.config.getoption(name)
 
+    def _run_arguments(self) -> List[str]:
+        """hostcb run's -j, --repeat and --until-fail. Under xdist, unless --hostcb-jobs says,
+        each of W workers asks for auto's 1/W (at least 1): W runs at once then start about as
+        many CUDA contexts as one run of -j auto would, not W times as many. With -x, one
+        worker (run_ids: the first failure in order stops the run)."""
+        arguments: List[str] = []
+        jobs = self._option("hostcb_jobs")
+        if jobs is not None:
+            arguments += ["-j", jobs]
+        elif _xdist.is_worker(self.config) and self.config.option.maxfail != 1:
+            auto = min(os.cpu_count() or 1, _AUTO_WORKERS_PER_DEVICE)
+            arguments += ["-j", str(max(1, auto // _xdist.worker_count(self.config)))]
+        if self._option("hostcb_repeat") is not None:
+            arguments += ["--repeat", str(self._option("hostcb_repeat"))]
+        if self._option("hostcb_until_fail"):
+            arguments.append("--until-fail")
+        return arguments
+
     def collect(self) -> List["FamilyCollector"]:
         self.invocation = Invocation.make(self.layer, self._option("hostcb_binary"))
         listing = _list(self.invocation, self.layer, self._option("hostcb_filter"), self._option("hostcb_axis"))
@@ -432,7 +476,7 @@ class LayerCollector(pytest.Collector):
                 run: Optional[Run] = run_ids(self.invocation, ids, axes=self._option("hostcb_axis"),
                                              expectations=self._option("hostcb_expectations"),
                                              fail_fast=self.config.option.maxfail == 1,
-                                             timeout=self._option("hostcb_timeout"))
+                                             timeout=self._option("hostcb_timeout"), arguments=self._run_arguments())
             except HostcbError as e:
                 self.results.update((i, e) for i in ids)
                 run = None

@@ -79,7 +79,7 @@ def _not_an_xdist_worker(monkeypatch):
 # One call of hostcb: the xdist worker that made it ("main" without xdist), its command
 # (list, run, ...) and, for a run, the ids its --filter names (the stub's ids have no '-' or
 # ':', which the plugin's filter would turn into '?').
-HostcbCall = namedtuple("HostcbCall", "worker command ids")
+HostcbCall = namedtuple("HostcbCall", "worker command ids args")  # args: the whole command line
 
 _COUNTING = """#!{python}
 import json, os, sys
@@ -105,7 +105,7 @@ class Counted:
         for line in (self.log.read_text().splitlines() if self.log.exists() else []):
             worker, *args = json.loads(line)
             ids = args[args.index("--filter") + 1].split(":") if "--filter" in args and args[0] == "run" else []
-            found.append(HostcbCall(worker, args[0], ids))
+            found.append(HostcbCall(worker, args[0], ids, args))
         return [c for c in found if command is None or c.command == command]
 
     def runs_by_worker(self):

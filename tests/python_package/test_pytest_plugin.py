@@ -193,6 +193,35 @@ def test_under_xdist_each_worker_runs_only_its_own_items(pytester, counted, call
         assert sum(len(each) for each in runs.values()) <= len(OPS)
 
 
+def _jobs_of(call):
+    return call.args[call.args.index("-j") + 1] if "-j" in call.args else None
+
+
+def test_under_xdist_the_workers_share_one_pool_and_hostcbs_options_pass(pytester, counted, calls, monkeypatch):
+    # Issue 43, item 8: each xdist worker's hostcb run took -j auto, so -n 4 could start four
+    # times as many CUDA contexts on one GPU as one run; and -j, --repeat and --until-fail
+    # could not be given at all.
+    pytest.importorskip("xdist")
+    result = run(pytester, counted.binary, "-n", "2", subprocess=True)
+    runs = counted.calls("run")
+    assert runs and result.ret == 1  # the mixed layer's failures
+    auto = min(os.cpu_count() or 1, 8)
+    assert {_jobs_of(c) for c in runs} == {str(max(1, auto // 2))}, [c.args for c in runs]
+    calls()  # forget them
+    os.remove(str(counted.log))
+    result = run(pytester, counted.binary, "--hostcb-jobs=3", "--hostcb-repeat=2", "--hostcb-until-fail", subprocess=True)
+    runs = counted.calls("run")
+    assert runs and all(_jobs_of(c) == "3" and "--until-fail" in c.args and
+                        c.args[c.args.index("--repeat") + 1] == "2" for c in runs), [c.args for c in runs]
+    os.remove(str(counted.log))
+    run(pytester, counted.binary, subprocess=True)  # one process: hostcb's own default, as before
+    assert all(_jobs_of(c) is None for c in counted.calls("run"))
+    for bad, says in (("--hostcb-jobs=0", "is neither a number of workers (1 to 256) nor 'auto'"),
+                      ("--hostcb-repeat=0", "is not a number of runs from 1 to 1000000")):
+        refused = pytest_run(pytester, "--hostcb-layer=" + MIXED_LAYER, "--hostcb-binary=" + counted.binary, bad)
+        assert refused.ret == pytest.ExitCode.USAGE_ERROR and says in refused.stderr.str(), bad
+
+
 def test_dash_x_under_xdist_stops_each_worker_at_its_own_failure(pytester, counted, calls):
     # Issue 36: a worker ran the whole layer with -x, stopped at another worker's failure and
     # reported its own items as "not run: --fail-fast stopped the run".
