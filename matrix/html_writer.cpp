@@ -108,9 +108,9 @@ std::string matrix_html(const MatrixReport& report) {
   if (!doc.unmet.empty()) out += card("runs that needed a GPU and had none", doc.unmet.size(), "bad");
   out += card("cells", doc.cells, "");
   out += "</div>\n<h2>What changed</h2>\n" + explanation(doc.explanation);
-  out += str("<h3>Passes in one environment, fails in another: ", doc.differing.size(), "</h3>\n");
+  out += str("<h3>Not the same everywhere it ran: ", doc.differing.size(), "</h3>\n");
   if (doc.differing.empty())
-    out += "<p>Every scenario that passed somewhere passed everywhere it ran.</p>\n";
+    out += "<p>Every scenario has the same result in every environment that ran it.</p>\n";
   else
     out += scenario_table(doc, doc.differing, " class=\"diff\"");
   out += since_previous(doc) + environments(doc);

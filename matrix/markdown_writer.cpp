@@ -106,9 +106,9 @@ std::string matrix_markdown(const MatrixReport& report) {
   const MatrixDocument doc = matrix_document(report);
   std::string out = str("# hostcb driver matrix\n\n", doc.scale, ", generated ", doc.generated_utc, ".\n\n## What changed\n\n");
   out += explanation(doc.explanation);
-  out += str("### Passes in one environment, fails in another: ", doc.differing.size(), "\n\n");
+  out += str("### Not the same everywhere it ran: ", doc.differing.size(), "\n\n");
   if (doc.differing.empty())
-    out += "Every scenario that passed somewhere passed everywhere it ran.\n\n";
+    out += "Every scenario has the same result in every environment that ran it.\n\n";
   else
     out += scenario_table(doc, doc.differing) + "\n";
   out += since_previous(doc);

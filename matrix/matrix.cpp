@@ -130,16 +130,19 @@ const MatrixCell* Matrix::cell(const std::string& id, std::size_t column) const 
   return it == row->second.end() ? nullptr : &it->second;
 }
 
+bool Matrix::differs(const std::string& id) const {
+  auto row = cells.find(id);
+  if (row == cells.end() || row->second.empty()) return false;
+  const Status first = row->second.begin()->second.status;
+  for (const auto& [column, c] : row->second)
+    if (c.status != first) return true;
+  return false;
+}
+
 std::vector<std::string> Matrix::differing() const {
   std::vector<std::string> ids;
-  for (const auto& id : scenarios) {
-    bool passed = false, bad = false;
-    for (const auto& [column, c] : cells.at(id)) {
-      passed = passed || c.status == Status::passed;
-      bad = bad || is_bad(c.status);
-    }
-    if (passed && bad) ids.push_back(id);
-  }
+  for (const auto& id : scenarios)
+    if (differs(id)) ids.push_back(id);
   return ids;
 }
 

@@ -54,8 +54,12 @@ struct Matrix {
   std::map<std::string, std::map<std::size_t, MatrixCell>> cells;  // id -> column -> cell
 
   const MatrixCell* cell(const std::string& id, std::size_t column) const;
-  // Scenarios that passed in some environment and failed, errored or xpassed in another.
-  std::vector<std::string> differing() const;
+  // What "differs" means on every page and summary, and in report's own line: the scenario's
+  // result is not the same in every environment that has it. An environment without it (a
+  // layer that lacks the scenario, a filter that left it out) is no difference; xfail in one
+  // and passed in another (a fix) is one, as is a regression.
+  bool differs(const std::string& id) const;
+  std::vector<std::string> differing() const;  // the scenarios that differ, in order
 };
 
 // Adds the results in one `hostcb run --json` file (format 1, 2 or 3): one column per device

@@ -71,7 +71,7 @@ struct MatrixDocument {
   std::string generated_utc;
   std::vector<ColumnHead> columns;
   DiffExplanation explanation;
-  std::vector<ScenarioRow> differing;  // passes in one environment, fails in another
+  std::vector<ScenarioRow> differing;  // Matrix::differs: not the same in every environment that has it
   bool has_previous = false;
   std::string previous_source;
   std::vector<ChangeRow> changes;

@@ -44,6 +44,7 @@ class RowSet {
 struct Row {
   std::string id;
   std::vector<std::string> statuses;  // one per column; "not run" where it has no cell
+  bool differs = false;               // Matrix::differs: the one meaning of "differs"
 };
 
 // One family's rows with their axis values, read back from the ids.
@@ -268,7 +269,7 @@ void explain_family(const FamilyRows& f, std::vector<DiffLine>& lines) {
   std::vector<std::vector<std::string>> order;
   for (std::size_t r = 0; r < f.rows.size(); ++r) {
     const auto& statuses = f.rows[r]->statuses;
-    if (std::all_of(statuses.begin(), statuses.end(), [&](const std::string& s) { return s == statuses[0]; })) continue;
+    if (!f.rows[r]->differs) continue;
     auto [it, added] = groups.try_emplace(statuses, RowSet(f.rows.size()));
     if (added) order.push_back(statuses);
     it->second.add(r);
@@ -328,7 +329,7 @@ DiffExplanation explain_differences(const Matrix& m) {
   std::vector<std::string> family_order;
   std::map<std::string, std::vector<const Row*>> by_family;
   for (const auto& id : m.scenarios) {
-    Row row{id, {}};
+    Row row{id, {}, m.differs(id)};
     for (std::size_t c = 0; c < m.columns.size(); ++c) {
       const MatrixCell* cell = m.cell(id, c);
       row.statuses.push_back(cell ? status_name(cell->status) : "not run");
@@ -362,8 +363,7 @@ DiffExplanation explain_differences(const Matrix& m) {
   std::stable_sort(merged.begin(), merged.end(), [](const DiffLine& a, const DiffLine& b) { return a.rows > b.rows; });
 
   DiffExplanation out;
-  for (const auto& row : rows)
-    out.rows += std::any_of(row.statuses.begin(), row.statuses.end(), [&](const std::string& s) { return s != row.statuses[0]; });
+  for (const auto& row : rows) out.rows += row.differs;
   for (auto& line : merged) {
     if (out.lines.size() < kMaxDiffLines) {
       out.lines.push_back(std::move(line));
