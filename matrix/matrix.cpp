@@ -15,10 +15,13 @@ namespace hostcb {
 
 namespace {
 
+// A cell's one line: what ended an error (its reason: a layer's exception, a crash), else the
+// first failure, else the reason. An error's failures follow from it ("host function #0 was
+// called 0 times" after the layer raised before enqueuing it): its reason says why.
 std::string headline(const Result& r) {
   std::string text;
   if (!r.expectation.empty()) text = r.expectation + "; ";
-  if (!r.failures.empty())
+  if (!r.failures.empty() && (r.status != Status::error || r.reason.empty()))
     text += describe_failure(r.failures.front());
   else
     text += r.reason;

@@ -147,6 +147,33 @@ TEST_CASE("every scenario id and message is escaped in Markdown and HTML", "[mat
 #endif
 }
 
+TEST_CASE("an error's cell and first failure say what ended it, not the failures that followed", "[matrix]") {
+  // Issue 43, item 5: the summary's first failures showed "host function #0 was called 0 times"
+  // where the layer had raised (the JUnit had the reason).
+  RunReport report = sample_report();
+  report.results.clear();
+  Result r;
+  r.id = "replay/a";
+  r.family = "replay";
+  r.status = Status::error;
+  r.reason = "graph_set_host_node(...) failed: RuntimeError: no node";
+  Failure f;
+  f.message = "host function #0 was called 0 times; expected 1";
+  r.failures.push_back(f);
+  Result failed = r;
+  failed.id = "replay/b";
+  failed.status = Status::failed;
+  failed.reason = "";
+  report.results = {r, failed};
+  const std::string path = std::string(HOSTCB_TEST_TMP) + "/error_reason.json";
+  write_file_atomically(path, results_json(report));
+  MatrixReport matrix;
+  add_results_file(matrix.matrix, path);
+  CHECK(matrix.matrix.cell("replay/a", 0)->message == "graph_set_host_node(...) failed: RuntimeError: no node");
+  CHECK(contains(matrix.matrix.cell("replay/b", 0)->message, "host function #0 was called 0 times"));
+  CHECK(contains(matrix_summary(matrix), "RuntimeError\\: no node"));  // in the summary's first failures
+}
+
 TEST_CASE("one meaning of differs: the tile, the lists and the summary agree, and a scenario a layer lacks is none", "[matrix]") {
   // Issue 43, item 9: over four cuda-bindings versions the page's tile said "0 differ" above
   // "What differs: 146", the fix (xfail, xfail, xfail, passed) being what the page is for;
