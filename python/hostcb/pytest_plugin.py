@@ -392,9 +392,18 @@ class ConftestLayers(pytest.File):
         if isinstance(layers, str) or not isinstance(layers, (list, tuple)) or not all(
                 isinstance(layer, str) and layer for layer in layers):
             raise HostcbError("hostcb_layers must be a list of layers (non-empty strings), not %r" % (layers,))
+        layers = [self._from_here(layer) for layer in layers]
         layers = [layer for layer in dict.fromkeys(layers) if layer not in _session(self.config).layers]
         return [LayerCollector.from_parent(self, name=name, layer=layer)
                 for layer, name in zip(layers, _collector_names(layers))]
+
+    def _from_here(self, layer: str) -> str:
+        """A layer file's relative path is the conftest's folder's, as an import in it would be,
+        not pytest's working folder's (issue 43, item 10); a ready name or a module stays."""
+        path, at, options = layer.partition("@")
+        if os.path.isabs(path) or ("/" not in path and not path.endswith((".py", ".so"))):
+            return layer
+        return _one_spelling(os.path.join(os.path.dirname(str(self.path)), path) + at + options)
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, HostcbError):

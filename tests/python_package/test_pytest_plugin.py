@@ -491,6 +491,18 @@ def test_only_what_the_arguments_reach_is_collected(pytester, counted):
         assert ids == ["sub/conftest.py::" + NODE + op for op in OPS], (args, result.outlines)
 
 
+def test_a_conftests_layer_path_is_its_folders(pytester, counted):
+    # Issue 43, item 10: `hostcb_layers = ["layers/x.py"]` resolved against pytest's working
+    # folder, so the suite collected only when run from the conftest's own folder.
+    sub = pytester.mkpydir("sub")
+    (sub / "layers").mkdir()
+    (sub / "layers" / "mixed_layer.py").write_text(open(MIXED_LAYER).read())
+    (sub / "conftest.py").write_text("hostcb_layers = ['layers/mixed_layer.py']\n")
+    result = pytest_run(pytester, "--hostcb-binary=" + counted.binary, ONLY_STUB_FORWARD, "--collect-only", "-q")
+    ids = [line for line in result.outlines if "::hostcb:" in line]
+    assert ids == ["sub/conftest.py::" + NODE + op for op in OPS], result.outlines
+
+
 def test_node_ids_run_again(pytester, counted):
     # Issue 36: `pytest NODEID` was "path cannot contain [] parametrization".
     options = ["--hostcb-binary=" + counted.binary, ONLY_STUB_FORWARD]
