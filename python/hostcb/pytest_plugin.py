@@ -257,8 +257,11 @@ class HostcbSession:
         for arg in config.args:
             root = arg.split("::")[0]
             if root.startswith(_PREFIX) and not os.path.exists(root):
-                raise pytest.UsageError("%s names a layer no --hostcb-layer gives: add --hostcb-layer %s (a layer file "
-                                        "by its path)" % (arg, root[len(_PREFIX):]))
+                name = root[len(_PREFIX):]
+                # A node id names a file's layer by its stem, which imports as nothing: say both forms.
+                raise pytest.UsageError("%s names a layer no --hostcb-layer gives: add --hostcb-layer with the layer "
+                                        "it names, a ready name or module as it is (%s), a layer file by its path "
+                                        "(PATH/%s.py)" % (arg, name, name.rsplit("/", 1)[-1]))
         return ours
 
     @pytest.hookimpl(tryfirst=True)

@@ -524,7 +524,9 @@ def test_node_ids_run_again(pytester, counted):
 def test_a_node_id_without_its_layer_or_of_nothing_is_a_usage_error(pytester, stub):
     alone = pytest_run(pytester, "--hostcb-binary=" + stub, NODE + "capture")
     assert alone.ret == pytest.ExitCode.USAGE_ERROR
-    assert "names a layer no --hostcb-layer gives: add --hostcb-layer mixed_layer" in alone.stderr.str()
+    # Issue 43, item 10: the hint said "--hostcb-layer mixed_layer", which imports nothing.
+    assert ("names a layer no --hostcb-layer gives: add --hostcb-layer with the layer it names, a ready name or "
+            "module as it is (mixed_layer), a layer file by its path (PATH/mixed_layer.py)") in alone.stderr.str()
     nothing = run(pytester, stub, NODE + "no_such_op")
     assert nothing.ret == pytest.ExitCode.USAGE_ERROR
     assert "not found: " + NODE + "no_such_op" in nothing.stderr.str()
