@@ -95,12 +95,18 @@ def test_bad_input_is_hostcbs_one_line(stub):
         hostcb.list(binary="/nonexistent/hostcb")
 
 
-def test_the_layers_python_is_the_one_calling(stub, tmp_path, monkeypatch):
-    monkeypatch.delenv("HOSTCB_PYTHON", raising=False)
-    layer = tmp_path / "where_am_i.py"
+def _where_am_i(folder):
+    """A layer module, where_am_i.py in `folder`, whose describe() names its interpreter."""
+    layer = folder / "where_am_i.py"
     layer.write_text("import sys\nNAME = 'where'\n"
                      "def launch_host_func(stream, fn, user_data):\n    return 0\n"
                      "def describe():\n    return 'on ' + sys.executable\n")
+    return layer
+
+
+def test_the_layers_python_is_the_one_calling(stub, tmp_path, monkeypatch):
+    monkeypatch.delenv("HOSTCB_PYTHON", raising=False)
+    layer = _where_am_i(tmp_path)
     listing = hostcb.list(str(layer), binary=stub)
     assert listing.adapters[0].describe == "on " + sys.executable
 
@@ -110,10 +116,7 @@ def test_the_hostcb_command_runs_layers_in_its_own_python(stub, tmp_path, monkey
     # which lacks what the venv has. Here no python3 is on PATH at all: the layer runs only
     # if the command hands hostcb its own interpreter.
     monkeypatch.delenv("HOSTCB_PYTHON", raising=False)
-    layer = tmp_path / "where_am_i.py"
-    layer.write_text("import sys\nNAME = 'where'\n"
-                     "def launch_host_func(stream, fn, user_data):\n    return 0\n"
-                     "def describe():\n    return 'on ' + sys.executable\n")
+    _where_am_i(tmp_path)
     adapter = os.path.join(os.environ["HOSTCB_ADAPTER_DIR"], "libhostcb_python_runtime.so")
     package_folder = os.path.dirname(os.path.dirname(os.path.abspath(hostcb.__file__)))
     env = dict(os.environ, HOSTCB_BINARY=stub, PATH=str(tmp_path), PYTHONPATH=os.pathsep.join([str(tmp_path), package_folder]))
