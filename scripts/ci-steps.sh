@@ -172,6 +172,34 @@ if not env.get("gpu_usable", True) and why:
 PY
 }
 
+# One annotation a failing scenario (failed, error, xpass) of a results file, its id and the
+# first line of what ended it, for the CI to show on the run (GitHub: ::error, GitLab: a line);
+# at most 50, then how many more.
+failure_annotations() {
+  python3 - "$1" "$2" "${GITHUB_ACTIONS:-}" <<'PY'
+import json, sys
+path, job, github = sys.argv[1], sys.argv[2], sys.argv[3]
+try:
+    doc = json.load(open(path, encoding="utf-8"))
+except (OSError, ValueError):
+    sys.exit(0)
+bad = [r for r in doc.get("results", []) if r.get("status") in ("failed", "error", "xpass")]
+def said(r):
+    failures = r.get("failures") or []
+    text = r.get("reason") if r.get("status") == "error" or not failures else failures[0].get("message", "")
+    return (text or r.get("status", "")).splitlines()[0] if (text or "").strip() else r.get("status", "")
+def clean(text):  # one line; GitHub's annotation escapes
+    text = "".join(c if c.isprintable() else " " for c in text)
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A") if github else text
+for r in bad[:50]:
+    line = "%s %s: %s" % (r.get("status", "").upper(), r.get("id", "?"), said(r))
+    print(("::error title=hostcb %s::%s" if github else "error: %s: %s") % (clean(job), clean(line)))
+if len(bad) > 50:
+    print(("::error title=hostcb %s::and %d more failing scenario(s): the job's hostcb.xml has them"
+           if github else "error: %s: and %d more failing scenario(s)") % (clean(job), len(bad) - 50))
+PY
+}
+
 # The end of a matrix job, either route: summary, exit code, neutral or required GPU.
 finish_job() {
   local dir="$1" rc="$2" hostcb
@@ -181,6 +209,7 @@ finish_job() {
     [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
     cat "$dir/summary.md" >>"$GITHUB_STEP_SUMMARY"
   fi
+  [ -s "$dir/hostcb.json" ] && failure_annotations "$dir/hostcb.json" "$job_name"
   local no_gpu=""
   [ -s "$dir/hostcb.json" ] && no_gpu="$(missing_gpu_reason "$dir/hostcb.json")"
   if [ -n "$no_gpu" ] && [ "$require_gpu" = 1 ]; then

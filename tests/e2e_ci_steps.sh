@@ -38,8 +38,15 @@ bash "$steps" run nogpu -- --filter 'stub_forward/forward=direct/*' >"$work/nogp
   fail "a run where nothing ran exited $?, not 0 (neutral)"
 [ -f jobs/nogpu/neutral ] || fail "no neutral mark for the run that ran nothing"
 grep -q '^::warning title=hostcb::nogpu: nothing ran here' "$work/nogpu.out" || fail "no warning line: $(cat "$work/nogpu.out")"
-# A red job (a stub failure) exits 1.
-bash "$steps" run red -- --filter 'stub/behave=fail/*' >"$work/red.out" 2>&1 && fail "a failing run exited 0"
+# A red job (a stub failure) exits 1, with an annotation a failing scenario (issue 43, item 4):
+# its id and what ended it, on the run's page rather than only in its artifacts.
+bash "$steps" run red -- --filter 'stub/behave=fail/*:stub/behave=crash/*' --axis copy=1 >"$work/red.out" 2>&1 &&
+  fail "a failing run exited 0"
+grep -q '^::error title=hostcb red::FAILED stub/behave=fail/copy=1: .*the stub failed on purpose' "$work/red.out" ||
+  fail "no annotation for the failed scenario: $(grep '::error' "$work/red.out")"
+grep -q '^::error title=hostcb red::ERROR stub/behave=crash/copy=1: .*SIGSEGV' "$work/red.out" ||
+  fail "no annotation for the crashed scenario: $(grep '::error' "$work/red.out")"
+[ "$(grep -c '^::error title=hostcb red::' "$work/red.out")" = 2 ] || fail "not one annotation a failing scenario"
 
 # The merge job, over the downloaded artifacts: the matrix and the summary, red for the red job.
 mkdir -p artifacts && cp -r jobs/runner1 jobs/runner2 jobs/nogpu artifacts/
