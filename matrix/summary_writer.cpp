@@ -29,13 +29,16 @@ std::string verdict(const MatrixDocument& doc) {
 }
 
 std::string environments(const MatrixDocument& doc) {
-  std::string out = "| # | environment | results | layers |\n|---|---|---|---|\n";
+  // The results file each row came from: in a CI's merge (ci-steps.sh), its job's folder
+  // names the job, which two runners of one machine and layer would not otherwise show.
+  std::string out = "| # | environment | results | layers | from |\n|---|---|---|---|---|\n";
   for (std::size_t e = 0; e < doc.environments.size() && e < kSummaryMaxEnvironments; ++e) {
     const EnvironmentRow& env = doc.environments[e];
     std::string layers = env.per_layer.empty() ? "none" : "";
     for (const auto& mine : env.per_layer)
       layers += str(layers.empty() ? "" : "; ", mine.layer, ": ", mine.counts.total(), " (", counts_text(mine.counts), ")");
-    out += str("| ", env.number, " | ", cell(doc.columns[e].short_label), " | ", env.results, " | ", cell(layers), " |\n");
+    out += str("| ", env.number, " | ", cell(doc.columns[e].short_label), " | ", env.results, " | ", cell(layers), " | ",
+               cell(env.source), " |\n");
   }
   if (doc.environments.size() > kSummaryMaxEnvironments)
     out += str("\nand ", doc.environments.size() - kSummaryMaxEnvironments, " more environment(s): the full matrix has them\n");

@@ -26,6 +26,10 @@ TEST_CASE("the summary of one run says 1 environment, the verdict, the layer's c
   CHECK(contains(md, "### First failures: 10 of 88"));
   CHECK(contains(md, "the worker killed by signal SIGSEGV \\(11\\) at launch 2 of 2"));
   CHECK(contains(md, "### What differs: 0 scenario(s)"));
+  // Each environment row names the file it came from: in a CI merge, the job's folder
+  // (issue 43, item 4: two jobs on one machine and layer read the same).
+  CHECK(contains(md, "| from |"));
+  CHECK(contains(md, "cuda-bindings-13.3.1.json |\n"));
 }
 
 TEST_CASE("the summary of two layer versions says what differs between them, and green when all pass", "[summary]") {
