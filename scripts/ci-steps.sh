@@ -246,12 +246,14 @@ step_pytest() {
   local dir="$out/$job_name" expectations=() python="$venv/bin/python" known
   [ -x "$python" ] || python=python3
   known="$(shipped_expectations)"
-  [ -n "$known" ] && expectations=(--hostcb-expectations "$known")
+  [ -n "$known" ] && expectations=("--hostcb-expectations=$known")
   mkdir -p "$dir"
   rm -f "$dir/neutral" "$dir/hostcb.json"
   # --hostcb-only: the job runs in the layer's repository, beside its own suite and this
-  # checkout; pytest collects neither (a module of either may not even import here).
-  "$python" -m pytest -rs --hostcb-only --junitxml "$dir/hostcb.xml" --hostcb-json "$dir/hostcb.json" \
+  # checkout; pytest collects neither (a module of either may not even import here). The
+  # plugin's paths with '=': pytest would take a value given apart for a test path when it
+  # picks its rootdir, before the plugin is loaded, and print node ids from there.
+  "$python" -m pytest -rs --hostcb-only --junitxml "$dir/hostcb.xml" "--hostcb-json=$dir/hostcb.json" \
     "${expectations[@]}" "${job_args[@]}" 2>&1 | tee "$dir/hostcb.log"
   finish_job "$dir" "${PIPESTATUS[0]}"
 }

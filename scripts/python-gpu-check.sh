@@ -49,7 +49,7 @@ both() {
   "$out/venv/bin/hostcb" run -q --adapter "$layer${joiner}python=$py" --filter "$filter" \
     --json "$out/run-$label.json" >"$out/run-$label.log" 2>&1
   rc_run=$?
-  (cd "$out" && "$py" -m pytest --hostcb-layer "$layer" --hostcb-filter "$filter" -q -p no:cacheprovider --junitxml "$out/pytest-$label.xml" "$@") \
+  (cd "$out" && "$py" -m pytest "--hostcb-layer=$layer" "--hostcb-filter=$filter" -q -p no:cacheprovider --junitxml "$out/pytest-$label.xml" "$@") \
     >"$out/pytest-$label.log" 2>&1
   rc_pytest=$?
   note "$label (cuda-bindings $version): hostcb run exit $rc_run: $(grep -m1 -E '^[0-9]+ scenarios' "$out/run-$label.log")"

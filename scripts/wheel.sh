@@ -121,7 +121,7 @@ grep -q '/share/hostcb/known-layer-bugs.jsonc:[0-9]*: applies to' "$work/shipped
   die "list --expectations shipped did not read the wheel's file: $(tail -n 2 "$work/shipped.err")"
 
 step "pytest --hostcb-layer tests/py/fake_layer.py, with the wheel's hostcb"
-(cd "$work" && "$venv_python" -m pytest --hostcb-layer "$root/tests/py/fake_layer.py" -q -rs -p no:cacheprovider \
+(cd "$work" && "$venv_python" -m pytest "--hostcb-layer=$root/tests/py/fake_layer.py" -q -rs -p no:cacheprovider \
   --junitxml "$work/fake.xml") >"$work/fake.log" 2>&1
 rc=$?
 tail -n 3 "$work/fake.log" >&2
