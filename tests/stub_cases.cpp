@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <cstdio>
 #include <cstdlib>
@@ -300,6 +301,37 @@ void register_stub_cases(Registry& registry) {
     behave(run, "pass");
   };
   registry.add(on_device);
+
+  // stub_freed_record/read=after_free: a broken layer's shape without CUDA: it frees the
+  // record it keeps for a host function, then reads the function's address back through it.
+  // Where the freed bytes still hold it, this passes by luck; with the workers' poisoning
+  // (exec/poisoned_frees.hpp) it reads the poison and fails. The properties say what the
+  // worker's environment held.
+  Family freed;
+  freed.name = "stub_freed_record";
+  freed.needs_gpu = false;
+  freed.axes = {Axis::choice("read", {"after_free"})};
+  freed.body = [](ScenarioRun& run) {
+    struct Kept {
+      char header[48];  // past what the allocator writes into a freed chunk's start
+      std::uint64_t fn;
+      char trailer[48];  // and its end (the next chunk's size of the previous)
+    };
+    auto* kept = new Kept{};
+    const auto address = reinterpret_cast<std::uintptr_t>(&kept->fn);
+    *reinterpret_cast<volatile std::uint64_t*>(address) = 0x5eed5eed5eed5eedULL;  // kept, though freed next
+    delete kept;  // the bug: a later call still reads it
+    const std::uint64_t read_back = *reinterpret_cast<volatile const std::uint64_t*>(address);
+    for (const char* name : {"MALLOC_PERTURB_", "PYTHONMALLOC"}) {
+      const char* value = std::getenv(name);
+      run.set_property(name, value ? value : "");
+    }
+    HOSTCB_EXPECT(read_back == 0x5eed5eed5eed5eedULL,
+                  str("the record read after its free holds ", std::hex, read_back, ", not the function it kept"));
+    Probe& probe = run.make_probe(1, 1);
+    Probe::entry(probe.user_data(0));  // the call it makes through what it read, when that held
+  };
+  registry.add(freed);
 
   // Scenarios with a seed, for run --budget: each passes after 50 ms.
   Family seeded;

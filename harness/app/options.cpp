@@ -131,6 +131,9 @@ void add_execution_options(CLI::App* command, ExecutionCliOptions& options) {
           },
           ""))
       ->capture_default_str();
+  command->add_flag("--no-poison", options.no_poison,
+                    "start workers without the allocators' poisoning of freed memory (MALLOC_PERTURB_, "
+                    "PYTHONMALLOC=debug), which is on so that a layer calling through a record it freed fails at once");
   command->add_flag("--no-standby", options.no_standby,
                     "start no worker ahead: a crash or timeout then waits for a cold start (to measure a standby's cost)");
 }

@@ -63,6 +63,7 @@ struct ExecutionCliOptions {
   double timeout_s = kDefaultTimeoutSeconds;
   std::string workers = "auto";  // -j: a count, or "auto"
   bool no_standby = false;        // --no-standby: no worker started ahead (to measure what one costs)
+  bool no_poison = false;         // --no-poison: workers without the allocators' poisoning (exec/poisoned_frees.hpp)
 };
 void add_execution_options(CLI::App* command, ExecutionCliOptions& options);
 // A number of seconds from `low` to `high`; NaN, infinity and other words refused.

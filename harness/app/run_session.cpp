@@ -5,6 +5,7 @@
 
 #include "app/expectations.hpp"
 #include "exec/interrupt.hpp"
+#include "exec/poisoned_frees.hpp"
 #include "model/errors.hpp"
 #include "runner/device_turn.hpp"
 #include "runner/runner.hpp"
@@ -15,6 +16,7 @@ RunSession::RunSession(const SessionOptions& options) {
   if (!options.needs_workers.empty() && options.execution.isolation == Isolation::none)
     throw UsageError(options.needs_workers);
   if (std::string lock_folder = DeviceTurn::folder_problem(); !lock_folder.empty()) throw UsageError(lock_folder);
+  if (!options.execution.no_poison) poison_frees_in_workers();  // before any thread of ours runs
   install_interrupt_handlers();
   execution_ = execution_options(options.execution, options.adapters);
   const bool all = options.device == kAllDevicesName;

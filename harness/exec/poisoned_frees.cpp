@@ -1,0 +1,15 @@
+#include "exec/poisoned_frees.hpp"
+
+#include <cstdlib>
+
+namespace hostcb {
+
+void poison_frees_in_workers() {
+  setenv("MALLOC_PERTURB_", kMallocPerturb, 0);  // 0: a value already set wins
+  // glibc puts a small freed chunk in its per-thread cache without perturbing it: with no
+  // cache, every free goes where MALLOC_PERTURB_ fills it.
+  setenv("GLIBC_TUNABLES", "glibc.malloc.tcache_count=0", 0);
+  setenv("PYTHONMALLOC", "debug", 0);
+}
+
+}  // namespace hostcb
