@@ -41,7 +41,7 @@ run      one matrix job through the hostcb command: hostcb run with its JUnit an
 merge    the merge job: every hostcb.json under ARTIFACTS-DIR (the jobs' downloaded
          artifacts) into one matrix in $CI_OUT/matrix.{md,html,json} and a short summary,
          $CI_OUT/summary.md (for a pull-request comment), appended to $GITHUB_STEP_SUMMARY
-         when that is set. Exit: hostcb report's, or 1 when a job went red
+         when that is set, naming the neutral jobs. Exit: hostcb report's, or 1 when a job went red
 build    configure and build into $HOSTCB_BUILD_DIR (default build) with scripts/build.sh, for
          a CI that runs hostcb from a build: scripts/setup.sh first, which installs the
          build's missing Debian packages with sudo apt-get (apt-get as root; it says so before
@@ -260,7 +260,7 @@ step_pytest() {
 
 step_merge() {
   local artifacts="${1:?merge needs the folder the artifacts were downloaded into}"
-  local inputs=() red=0 f
+  local inputs=() red=0 f neutral=""
   while IFS= read -r f; do inputs+=("$f"); done < <(find "$artifacts" -name hostcb.json -type f | sort)
   if [ ${#inputs[@]} -eq 0 ]; then echo "ci-steps.sh: no hostcb.json under $artifacts" >&2; return 2; fi
   # A job that went red stays red in the merge, whatever the matrix shows.
@@ -268,11 +268,17 @@ step_merge() {
     local code
     code="$(cat "$(dirname "$f")/exit-code" 2>/dev/null || echo 0)"
     case "$code" in 0 | 77) ;; *) red=1; warn "$(basename "$(dirname "$f")"): its run exited $code" ;; esac
+    [ -f "$(dirname "$f")/neutral" ] && neutral+="${neutral:+, }$(basename "$(dirname "$f")")"
   done
   mkdir -p "$out"
   "$(find_hostcb)" report "${inputs[@]}" --markdown "$out/matrix.md" --html "$out/matrix.html" --json "$out/matrix.json" \
     --summary "$out/summary.md"
   local rc=$?
+  # The jobs where nothing ran (no GPU there, say): neutral, which the matrix alone cannot tell
+  # from a job that chose to run nothing.
+  if [ -n "$neutral" ] && [ -f "$out/summary.md" ]; then
+    printf '\nNeutral (nothing ran there, not a failure): %s\n' "$neutral" >>"$out/summary.md"
+  fi
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$out/summary.md" ]; then cat "$out/summary.md" >>"$GITHUB_STEP_SUMMARY"; fi
   [ "$rc" = 0 ] || return "$rc"
   return "$red"

@@ -53,6 +53,8 @@ mkdir -p artifacts && cp -r jobs/runner1 jobs/runner2 jobs/nogpu artifacts/
 CI_OUT="$work/merged" bash "$steps" merge artifacts >"$work/merge.out" 2>&1 || fail "merge exited $?: $(tail -n 3 "$work/merge.out")"
 for f in matrix.md matrix.html matrix.json summary.md; do [ -s "merged/$f" ] || fail "merge wrote no $f"; done
 grep -q "3 environments" merged/summary.md || fail "the merged summary does not count 3 environments: $(head -n 5 merged/summary.md)"
+grep -q "^Neutral (nothing ran there, not a failure): nogpu$" merged/summary.md ||
+  fail "the merged summary does not mark the neutral job: $(tail -n 3 merged/summary.md)"
 cp -r jobs/red artifacts/
 CI_OUT="$work/merged2" bash "$steps" merge artifacts >"$work/merge2.out" 2>&1 && fail "a merge over a red job exited 0"
 
