@@ -48,7 +48,7 @@ wait "$pid"
 rc=$?
 [ $rc -eq 143 ] || fail "SIGTERM while the worker's init hangs: exit $rc, expected 143: $(tail -3 "$work/hang.log")"
 [ "$(grep -c '<testcase' "$work/hang.xml")" = 4000 ] || fail "the JUnit report does not list the 4000 scenarios"
-for _ in $(seq 20); do gone "$worker" && break; sleep 0.1; done
+for _ in $(seq 100); do gone "$worker" && break; sleep 0.1; done  # an ASan process takes seconds to go
 gone "$worker" || { kill -KILL "$worker"; fail "the worker hung in its init outlived the run"; }
 echo "SIGTERM while the worker's init hangs: exit 143, 4000 testcases, the worker gone"
 
@@ -59,6 +59,6 @@ pid=$!
 worker=$(logged_pid "$log" init) || fail "the worker's init never ran"
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
-for _ in $(seq 20); do gone "$worker" && break; sleep 0.1; done
+for _ in $(seq 100); do gone "$worker" && break; sleep 0.1; done  # an ASan process takes seconds to go
 gone "$worker" || { kill -KILL "$worker"; fail "a worker hung in its init outlived a supervisor killed by SIGKILL"; }
 echo "a supervisor killed by SIGKILL takes its worker, hung in its init, with it"

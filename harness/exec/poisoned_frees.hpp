@@ -6,7 +6,8 @@
 // cache off (GLIBC_TUNABLES=glibc.malloc.tcache_count=0: a chunk freed into it is not
 // filled); PYTHONMALLOC=debug
 // fills freed Python memory with 0xDD (a Python layer's callable dropped too early). A value
-// the user set is left as it is. --no-poison starts workers without them. In this process
+// the user set is left as it is. --no-poison starts workers without them, as does a build with
+// AddressSanitizer, whose own allocator poisons and reports. In this process
 // (--isolate none) the allocators had started before: nothing changes there.
 #pragma once
 
