@@ -66,25 +66,21 @@ std::uint64_t thread_token() noexcept {
 }
 
 std::uint64_t orphan_events() noexcept { return g_orphans.load(std::memory_order_relaxed); }
-void count_orphan_event() noexcept {
+namespace {
+// Counts one orphan and blames it on `scenario_id`, or on the scenario activated last.
+void count_and_blame(const std::string* scenario_id) noexcept {
   g_orphans.fetch_add(1, std::memory_order_relaxed);
   try {
     std::lock_guard<std::mutex> lock(g_orphan_mutex);
-    blame_orphans(g_last_activated, 1);
+    blame_orphans(scenario_id ? *scenario_id : g_last_activated, 1);
   } catch (...) {
     // out of memory: counted, not blamed
   }
 }
+}  // namespace
 
-void count_orphan_event_of(const std::string& scenario_id) noexcept {
-  g_orphans.fetch_add(1, std::memory_order_relaxed);
-  try {
-    std::lock_guard<std::mutex> lock(g_orphan_mutex);
-    blame_orphans(scenario_id, 1);
-  } catch (...) {
-    // out of memory: counted, not blamed
-  }
-}
+void count_orphan_event() noexcept { count_and_blame(nullptr); }
+void count_orphan_event_of(const std::string& scenario_id) noexcept { count_and_blame(&scenario_id); }
 
 std::vector<std::pair<std::string, std::uint64_t>> orphan_events_by_scenario() {
   std::lock_guard<std::mutex> lock(g_orphan_mutex);
