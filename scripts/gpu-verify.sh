@@ -75,7 +75,8 @@ if skipped test; then
   verdict build "$rc" "$(tail -n 1 "$out/build.log")"
 else
   step test bash scripts/test.sh
-  verdict test "$rc" "$(grep -E '^[0-9]+% tests passed' "$out/test.log" || tail -n 1 "$out/test.log")"
+  verdict test "$rc" "$(grep -E '^[0-9]+% tests passed' "$out/test.log" || tail -n 1 "$out/test.log")$(
+    grep -m1 -oE 'Total Test time \(real\) = +[0-9.]+ sec' "$out/test.log" | sed 's/.*= */; ctest /')"
   grep -E '\*\*\*(Failed|Timeout|Exception)|Not Run' "$out/test.log" | head -n 20 | tee -a "$summary"
 fi
 [ -x "$hostcb" ] || { note "no $hostcb: nothing more can run"; tar czf "$out.tar.gz" "$out"; exit 1; }
