@@ -191,7 +191,7 @@ PY
       problem "docs/cli.md: the synopsis leaves out 'hostcb $sub'"
   done
   # Each subcommand's exit codes in docs/cli.md are the ones its --help ends with.
-  for sub in list self-test shrink report result bench overhead; do
+  for sub in list self-test shrink bisect report result bench overhead; do
     codes=$("$hostcb" "$sub" --help 2>/dev/null | sed -n '/^Exit codes:/,$p' | tr '\n' ' ' | sed 's/ *$//; s/|/\\|/g')
     grep -qF "| \`$sub\` | $codes |" docs/cli.md ||
       problem "docs/cli.md: the exit codes of '$sub' are not what its --help says: $codes"

@@ -131,9 +131,10 @@ class BisectCommand final : public Command {
         "good, failed or error bad; a version that is skipped, will not install or writes no results cannot be\n"
         "judged, and bisect steps over it. Without --all: the oldest and newest, then halves between the last pair\n"
         "that differ. Prints every version's result, then 'last good A, first bad B' (or 'last bad A, first good B'\n"
-        "for a fix). Exit codes: 0 a boundary found, 1 none (the ends agree, or --all saw more than one change),\n"
-        "2 usage error (nothing ran; also when the first two runs refused their command line), 77 no version could be judged\n"
-        "because every one skipped (no usable GPU), 130/143 interrupted.");
+        "for a fix).\n"
+        "Exit codes: 0 a boundary found, 1 none (the ends agree, or --all saw more than one change), 2 usage error\n"
+        "(nothing ran; or the first two runs refused their command line), 77 every version skipped (no usable GPU),\n"
+        "130/143 interrupted.");
     return bisect;
   }
 
