@@ -74,6 +74,11 @@ KnownBad frees_capture_at_end() {
           fails_or_crashes()};
 }
 
+KnownBad first_graph_owns() {
+  return {"first_graph_owns", [](const Params& p) { return p.has("case") && p.get("case").rfind("many_graphs", 0) == 0; },
+          fails_or_crashes()};
+}
+
 ExpectedVerdict caught_by(const std::string& check_tag) { return ExpectedVerdict{{Status::failed}, check_tag}; }
 
 ExpectedVerdict fails_or_crashes() { return ExpectedVerdict{{Status::failed, Status::error}, ""}; }

@@ -51,6 +51,11 @@ void add_known_bad(Family& family, std::vector<KnownBad> layers);
 // first launch calls freed records.
 KnownBad frees_capture_at_end();
 
+// The layer that shares one record among every graph a (function, userData) is built
+// into, owned by the first: known-bad in lifetime's many_graphs cases, whose later graphs
+// launch after the first is gone.
+KnownBad first_graph_owns();
+
 // The verdicts the known-bad layers get: failed, saying the tag of the check that must
 // catch it; or failed or error, for a layer whose freed record crashes what calls it.
 ExpectedVerdict caught_by(const std::string& check_tag);

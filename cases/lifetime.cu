@@ -9,6 +9,11 @@
 //   user_object      a CUDA user object tied to the graph: its destructor runs exactly
 //                    once, after the last exec is destroyed and its launches (queued, each
 //                    host function slowed to 2 ms) have all finished; never before
+//   many_graphs      one (function, userData) built into three graphs, as a program that
+//                    registers one callback and captures it every iteration: the first
+//                    graph and its exec are destroyed before the other two launch
+//   many_graphs_kept the same, but the first exec outlives its graph and the others'
+//                    first launches; then it goes too, and they launch again
 #include <chrono>
 #include <thread>
 
@@ -114,6 +119,28 @@ void lifetime_body(ScenarioRun& run) {
     child.reset();
     GraphExec exec = api.instantiate(parent.get());
     launch_and_check(run, exec.get(), stream.get(), launches, 2);
+  } else if (what == "many_graphs" || what == "many_graphs_kept") {
+    const bool kept = what == "many_graphs_kept";
+    run.make_probe(1, (kept ? 5 : 3) * n);
+    // All three built before any is destroyed: a layer that shares one record among them
+    // must keep it for the last graph that holds it, not the first.
+    Graph first = build_host_chain(run, stream.get(), build, 0, 1);
+    Graph second = build_host_chain(run, stream.get(), build, 0, 1);
+    Graph third = build_host_chain(run, stream.get(), build, 0, 1);
+    GraphExec first_exec = api.instantiate(first.get());
+    GraphExec second_exec = api.instantiate(second.get());
+    GraphExec third_exec = api.instantiate(third.get());
+    second.reset();
+    third.reset();
+    launch_and_check(run, first_exec.get(), stream.get(), launches, 1);
+    first.reset();
+    if (kept) {
+      launch_and_check(run, second_exec.get(), stream.get(), launches, 1);
+      launch_and_check(run, third_exec.get(), stream.get(), launches, 1);
+    }
+    first_exec.reset();
+    launch_and_check(run, second_exec.get(), stream.get(), launches, 1);
+    launch_and_check(run, third_exec.get(), stream.get(), launches, 1);
   } else {  // user_object
     run.make_probe(1, 3 * n);
     check_user_object(run, build_host_chain(run, stream.get(), build, 0, 1), stream.get(), launches);
@@ -125,11 +152,14 @@ void lifetime_body(ScenarioRun& run) {
 Family lifetime_family() {
   Family family;
   family.name = "lifetime";
-  family.summary = "graph destroyed after instantiation, two execs, clone, child graph, user object destroyed once, last";
+  family.summary =
+      "graph destroyed after instantiation, two execs, clone, child graph, user object destroyed once, last; "
+      "one host function in many graphs";
   family.axes = {
       api_axis(),
       forward_axis(),
-      Axis::choice("case", {"graph_destroyed", "two_execs", "clone", "child_graph", "user_object"}),
+      Axis::choice("case", {"graph_destroyed", "two_execs", "clone", "child_graph", "user_object", "many_graphs",
+                            "many_graphs_kept"}),
       build_axis(),
       Axis::count("replays", {1, 2, 5}),
   };
@@ -139,9 +169,10 @@ Family lifetime_family() {
   // call even with one launch each.
   family.control = [](const Params& p) {
     const std::string& what = p.get("case");
-    return oneshot_control(p, what == "two_execs" || what == "user_object" || p.get_count("replays") >= 2);
+    return oneshot_control(p, what == "two_execs" || what == "user_object" || what == "many_graphs_kept" ||
+                                  p.get_count("replays") >= 2);
   };
-  add_known_bad(family, {frees_capture_at_end()});
+  add_known_bad(family, {frees_capture_at_end(), first_graph_owns()});
   return family;
 }
 
