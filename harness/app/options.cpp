@@ -50,7 +50,10 @@ std::vector<Scenario> make_plan(const Registry& registry, const SelectionOptions
   selection.allow_empty = options.allow_empty;
   selection.include_controls = options.controls;
   for (const auto& text : options.axes) selection.overrides.push_back(parse_axis_override(text));
-  selection.interrupted = [] { return interrupt_signal() != 0; };  // ^C stops a long plan
+  // ^C stops a long plan; a signal that came before this plan began does not (it arrived
+  // as main started: the run goes on to report every scenario skipped as interrupted).
+  const bool signalled_before = interrupt_signal() != 0;
+  selection.interrupted = [signalled_before] { return !signalled_before && interrupt_signal() != 0; };
   return registry.plan(selection);
 }
 
