@@ -10,6 +10,10 @@
 //   record_per_stream       one record per stream, rewritten by each host function launched
 //                           on it: a second capture on the stream (a replacement graph for
 //                           cudaGraphExecUpdate) rewrites the record the first graph holds
+//   updates_first_host_node  a host-node update reaches another host node of the graph than
+//                           the one named (the first of the others): in the graph, among
+//                           `graph`'s host nodes; in an exec, among those the layer added to
+//                           that node's graph (it knows only those: build=node)
 // All else is right (KeepsRecords).
 #include <map>
 
@@ -80,6 +84,44 @@ class RecordPerStream final : public KeepsRecords {
   std::map<cudaStream_t, Record*> by_stream_;
 };
 
+class UpdatesFirstHostNode final : public KeepsRecords {
+ public:
+  const char* name() const override { return "updates_first_host_node"; }
+  cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
+                                HostFn fn, void* user_data) override {
+    cudaGraphNode_t node = KeepsRecords::add_host_node(api, graph, deps, fn, user_data);
+    std::lock_guard<std::mutex> lock(mutex_);
+    added_[graph].push_back(node);
+    if (deps.empty()) added_[graph] = {node};  // a chain's first: a graph handle CUDA may have reused
+    graph_of_[node] = graph;
+    return node;
+  }
+  void graph_set_host_node(const GraphApi& api, cudaGraph_t graph, cudaGraphNode_t node, HostFn fn,
+                           void* user_data) override {
+    KeepsRecords::graph_set_host_node(api, graph, another(api.host_nodes(graph), node), fn, user_data);
+  }
+  void exec_set_host_node(const GraphApi& api, cudaGraphExec_t exec, cudaGraphNode_t node, HostFn fn,
+                          void* user_data) override {
+    cudaGraphNode_t target = node;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto graph = graph_of_.find(node);
+      if (graph != graph_of_.end()) target = another(added_[graph->second], node);
+    }
+    KeepsRecords::exec_set_host_node(api, exec, target, fn, user_data);
+  }
+
+ private:
+  // The bug: the first of `nodes` that is not the one named (the named one if it is alone).
+  static cudaGraphNode_t another(const std::vector<cudaGraphNode_t>& nodes, cudaGraphNode_t named) {
+    for (cudaGraphNode_t node : nodes)
+      if (node != named) return node;
+    return named;
+  }
+  std::map<cudaGraph_t, std::vector<cudaGraphNode_t>> added_;  // host nodes it added, by graph; under mutex_
+  std::map<cudaGraphNode_t, cudaGraph_t> graph_of_;            // under mutex_
+};
+
 }  // namespace
 
 std::vector<std::unique_ptr<Forwarder>> make_update_controls() {
@@ -88,6 +130,7 @@ std::vector<std::unique_ptr<Forwarder>> make_update_controls() {
   layers.push_back(std::make_unique<FreesSharedRecord>());
   layers.push_back(std::make_unique<UpdatesGraphToo>());
   layers.push_back(std::make_unique<RecordPerStream>());
+  layers.push_back(std::make_unique<UpdatesFirstHostNode>());
   return layers;
 }
 
