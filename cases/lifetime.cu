@@ -14,7 +14,11 @@
 //                    graph and its exec are destroyed before the other two launch
 //   many_graphs_kept the same, but the first exec outlives its graph and the others'
 //                    first launches; then it goes too, and they launch again
+//   thread_gone      the graph built on a thread of its own, joined before the graph is
+//                    instantiated and launched from the scenario's thread: nothing the host
+//                    functions need may go with the thread that enqueued them
 #include <chrono>
+#include <exception>
 #include <thread>
 
 #include "cases/cases.hpp"
@@ -141,6 +145,22 @@ void lifetime_body(ScenarioRun& run) {
     first_exec.reset();
     launch_and_check(run, second_exec.get(), stream.get(), launches, 1);
     launch_and_check(run, third_exec.get(), stream.get(), launches, 1);
+  } else if (what == "thread_gone") {
+    run.make_probe(1, n);
+    Graph graph;
+    std::exception_ptr failed;
+    std::thread builder([&] {
+      try {
+        graph = build_host_chain(run, stream.get(), build, 0, 1);
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    });
+    builder.join();
+    if (failed) std::rethrow_exception(failed);
+    GraphExec exec = api.instantiate(graph.get());
+    graph.reset();
+    launch_and_check(run, exec.get(), stream.get(), launches, 1);
   } else {  // user_object
     run.make_probe(1, 3 * n);
     check_user_object(run, build_host_chain(run, stream.get(), build, 0, 1), stream.get(), launches);
@@ -154,12 +174,12 @@ Family lifetime_family() {
   family.name = "lifetime";
   family.summary =
       "graph destroyed after instantiation, two execs, clone, child graph, user object destroyed once, last; "
-      "one host function in many graphs";
+      "one host function in many graphs; a graph built on a thread that has gone";
   family.axes = {
       api_axis(),
       forward_axis(),
       Axis::choice("case", {"graph_destroyed", "two_execs", "clone", "child_graph", "user_object", "many_graphs",
-                            "many_graphs_kept"}),
+                            "many_graphs_kept", "thread_gone"}),
       build_axis(),
       Axis::count("replays", {1, 2, 5}),
   };
@@ -172,7 +192,9 @@ Family lifetime_family() {
     return oneshot_control(p, what == "two_execs" || what == "user_object" || what == "many_graphs_kept" ||
                                   p.get_count("replays") >= 2);
   };
-  add_known_bad(family, {frees_capture_at_end(), first_graph_owns()});
+  add_known_bad(family, {frees_capture_at_end(), first_graph_owns(),
+                         {"records_per_thread", [](const Params& p) { return p.get("case") == "thread_gone"; },
+                          fails_or_crashes()}});
   return family;
 }
 

@@ -191,8 +191,8 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   // scenario. Every family that captures builds by capture, node and capture_by_layer.
   CHECK(per_family["replay"] == 2 * 3 * 5 * 4 * 2 - 2 * 5 * 3 * 2);
   CHECK(per_family["ordering"] == 2 * 3 * 3 * 4 * 2 - 2 * 3 * 3 * 2);
-  // two_execs, user_object, many_graphs_kept: every replays; the other four: replays 2 and 5
-  CHECK(per_family["lifetime"] == 2 * 3 * 7 * 3 * 3 - 2 * 3 * (3 * 3 + 4 * 2));
+  // two_execs, user_object, many_graphs_kept: every replays; the other five: replays 2 and 5
+  CHECK(per_family["lifetime"] == 2 * 3 * 8 * 3 * 3 - 2 * 3 * (3 * 3 + 5 * 2));
   // 8 cases; in the two leaves_others an exec made before calls the graph's record again, and
   // in the two *_second the first node's record is launched before and after: every replays
   CHECK(per_family["update"] == 2 * 3 * 8 * 3 * 3 - 2 * 3 * (4 * 2 + 4 * 3));
@@ -229,7 +229,7 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   // through direct all 7 but calls_cuda, through graph_owned the 4 of those 7 left.
   // fuzz ops=graph: every oneshot seed, and seeds 4 and 7 (frees_on_update) and 4
   // (exec_set_in_graph); ops=all: 7 oneshot seeds, 1, 1, 5 (frees_at_end_capture), 3 (racing_registry).
-  const std::size_t oneshot = 60 + 36 + 102 + 120 + 40 + 36 + 12 + 2 * (5 + 7 + 4) + 8 + 2 + 1;
+  const std::size_t oneshot = 60 + 36 + 114 + 120 + 40 + 36 + 12 + 2 * (5 + 7 + 4) + 8 + 2 + 1;
   const std::size_t fuzz_all = 7 + 1 + 1 + 5 + 3;
   // The known-bad layers, each where its check is (cases/layer_rules.hpp, add_known_bad):
   // frees_capture_at_end wherever build=capture_by_layer (replay, ordering, lifetime,
@@ -237,12 +237,14 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   // topology's branches with 2 and 5 launches; the four update layers in the leaves_others
   // cases; the stream callback layers in stream_callback and in device_fault's three
   // stream-callback cases; ignores_capture_mode in concurrency's captures by the layer;
-  // first_graph_owns in lifetime's many_graphs cases; updates_first_host_node in update's
+  // first_graph_owns in lifetime's many_graphs cases, records_per_thread in its thread_gone;
+  // updates_first_host_node in update's
   // *_second cases.
   std::map<std::string, std::size_t> by_layer;
   for (const auto& s : controls) ++by_layer[s.params.has("forward") ? s.params.get("forward") : ""];
-  CHECK(by_layer["frees_capture_at_end"] == 16 + 16 + 42 + 48 + 18 + 16 + 6);
+  CHECK(by_layer["frees_capture_at_end"] == 16 + 16 + 48 + 48 + 18 + 16 + 6);
   CHECK(by_layer["first_graph_owns"] == 2 * 2 * 3 * 3);  // lifetime's two many_graphs cases
+  CHECK(by_layer["records_per_thread"] == 2 * 3 * 3);    // lifetime's thread_gone
   CHECK(by_layer["forgets_side_streams"] == 2 * 2);
   CHECK(by_layer["rewrites_shared_record"] == 2 * 3 * 3);
   CHECK(by_layer["frees_shared_record"] == 2 * 3 * 3);
@@ -253,7 +255,7 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   CHECK(by_layer["hands_other_user_data"] == 2 * 2 * 3 + 2 * 2 * 3);
   CHECK(by_layer["ignores_capture_mode"] == 2 * 2 * 4);
   CHECK(by_layer["updates_first_host_node"] == 2 * 3 * 3 + 2 * 3);  // graph_set: every build; exec_set: node
-  CHECK(controls.size() == oneshot + fuzz_all + 162 + 36 + 24 + 4 + 18 * 3 + 12 + 24 + 12 + 24 + 16);
+  CHECK(controls.size() == oneshot + fuzz_all + 168 + 36 + 18 + 24 + 4 + 18 * 3 + 12 + 24 + 12 + 24 + 16);
   for (const auto& s : controls) CHECK(s.control.has_value());
 }
 

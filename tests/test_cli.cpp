@@ -37,7 +37,7 @@ TEST_CASE("list prints every scenario id, one per line", "[cli]") {
   CHECK(r.code == kExitPassed);
   // replay, ordering, lifetime, update, topology, concurrency, contracts, multi_gpu,
   // callback_fault, stream_callback, stream_host_func, capture_contract, device_fault, fuzz
-  CHECK(lines(r.out) == 180 + 108 + 276 + 312 + 176 + 108 + 10 + 42 + 16 + 36 + 36 + 6 + 60 + 84);
+  CHECK(lines(r.out) == 180 + 108 + 318 + 312 + 176 + 108 + 10 + 42 + 16 + 36 + 36 + 6 + 60 + 84);
   CHECK(contains(r.out, "replay/api=driver/forward=direct/build=capture_global/replays=5/sync=each\n"));
   CHECK(contains(r.out, "capture_contract/api=runtime/mode=relaxed\n"));
   CHECK_FALSE(contains(r.out, "fault=crashes"));
@@ -107,7 +107,7 @@ TEST_CASE("list --families names each family with its count, axes and summary", 
   CHECK(r.code == kExitPassed);
   CHECK(lines(r.out) == 14);
   CHECK(r.out.rfind("replay\t180 scenarios\taxes: api forward build replays sync\ta graph of", 0) == 0);
-  CHECK(r.err == "1450 scenarios in the families listed\n");
+  CHECK(r.err == "1492 scenarios in the families listed\n");
 }
 
 TEST_CASE("a mistyped family or negative pattern is refused with a hint", "[cli]") {

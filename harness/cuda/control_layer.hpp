@@ -68,5 +68,6 @@ std::vector<std::unique_ptr<Forwarder>> make_fuzz_controls();            // cont
 std::vector<std::unique_ptr<Forwarder>> make_stream_callback_controls();  // control_layers_callbacks.cpp
 std::vector<std::unique_ptr<Forwarder>> make_update_controls();           // control_layers_updates.cpp
 std::vector<std::unique_ptr<Forwarder>> make_capture_controls();          // control_layers_captures.cpp
+std::vector<std::unique_ptr<Forwarder>> make_lifetime_controls();         // control_layers_lifetime.cpp
 
 }  // namespace hostcb

@@ -263,7 +263,8 @@ std::vector<std::unique_ptr<Forwarder>> make_fuzz_controls() {
 
 std::vector<std::unique_ptr<Forwarder>> make_control_layers() {
   std::vector<std::unique_ptr<Forwarder>> layers;
-  for (auto make : {make_fuzz_controls, make_stream_callback_controls, make_update_controls, make_capture_controls})
+  for (auto make : {make_fuzz_controls, make_stream_callback_controls, make_update_controls, make_capture_controls,
+                    make_lifetime_controls})
     for (auto& layer : make()) layers.push_back(std::move(layer));
   return layers;
 }

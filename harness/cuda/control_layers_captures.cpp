@@ -9,10 +9,6 @@
 //   ignores_capture_mode  begins every capture of its own in global mode, whatever mode it is
 //                         asked for: threads that capture at once through it (concurrency's
 //                         thread-local captures) break each other's captures
-//   first_graph_owns      keeps one record per (fn, userData), owned by the first graph it
-//                         is built into (freed with that graph's last exec); later graphs
-//                         reuse it and own nothing: once the first graph goes, they call
-//                         freed memory (lifetime's many_graphs)
 // All else is right (KeepsRecords).
 #include <map>
 #include <set>
@@ -109,43 +105,6 @@ class IgnoresCaptureMode final : public KeepsRecords {
   }
 };
 
-class FirstGraphOwns final : public KeepsRecords {
- public:
-  const char* name() const override { return "first_graph_owns"; }
-  void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) override {
-    cudaGraph_t graph = api.capturing_graph(stream);
-    if (!graph) return KeepsRecords::launch_host_func(api, stream, fn, user_data);
-    api.launch_host_func(stream, &call_record, shared(api, graph, fn, user_data));
-  }
-  cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
-                                HostFn fn, void* user_data) override {
-    return api.add_host_node(graph, deps, &call_record, shared(api, graph, fn, user_data));
-  }
-
- private:
-  struct Owned {
-    FirstGraphOwns* layer;
-    Record record;
-  };
-  Record* shared(const GraphApi& api, cudaGraph_t graph, HostFn fn, void* user_data) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto found = cache_.find({fn, user_data});
-    if (found != cache_.end()) return &found->second->record;  // the bug: this graph does not own it
-    auto* owned = new Owned{this, Record{fn, user_data}};
-    cache_[{fn, user_data}] = owned;
-    api.retain_with_graph(graph, owned, [](void* opaque) {
-      auto* gone = static_cast<Owned*>(opaque);
-      {
-        std::lock_guard<std::mutex> lock(gone->layer->mutex_);
-        gone->layer->cache_.erase({gone->record.fn, gone->record.user_data});
-      }
-      delete gone;
-    });
-    return &owned->record;
-  }
-  std::map<std::pair<HostFn, void*>, Owned*> cache_;  // under mutex_
-};
-
 }  // namespace
 
 std::vector<std::unique_ptr<Forwarder>> make_capture_controls() {
@@ -153,7 +112,6 @@ std::vector<std::unique_ptr<Forwarder>> make_capture_controls() {
   layers.push_back(std::make_unique<FreesCaptureAtEnd>());
   layers.push_back(std::make_unique<ForgetsSideStreams>());
   layers.push_back(std::make_unique<IgnoresCaptureMode>());
-  layers.push_back(std::make_unique<FirstGraphOwns>());
   return layers;
 }
 

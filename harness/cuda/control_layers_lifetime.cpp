@@ -1,0 +1,90 @@
+// Known-bad layers whose records live as long as something other than what calls them:
+//   first_graph_owns    keeps one record per (fn, userData), owned by the first graph it is
+//                       built into (freed with that graph's last exec); later graphs reuse it
+//                       and own nothing: once the first graph goes, they call freed memory
+//                       (lifetime's many_graphs)
+//   records_per_thread  keeps each record with the thread that enqueued or added it, freed
+//                       when that thread exits: a graph built on a thread that has been
+//                       joined calls freed memory (lifetime's thread_gone)
+// All else is right (KeepsRecords).
+#include <map>
+
+#include "cuda/control_layer.hpp"
+
+namespace hostcb {
+
+namespace {
+
+class FirstGraphOwns final : public KeepsRecords {
+ public:
+  const char* name() const override { return "first_graph_owns"; }
+  void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) override {
+    cudaGraph_t graph = api.capturing_graph(stream);
+    if (!graph) return KeepsRecords::launch_host_func(api, stream, fn, user_data);
+    api.launch_host_func(stream, &call_record, shared(api, graph, fn, user_data));
+  }
+  cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
+                                HostFn fn, void* user_data) override {
+    return api.add_host_node(graph, deps, &call_record, shared(api, graph, fn, user_data));
+  }
+
+ private:
+  struct Owned {
+    FirstGraphOwns* layer;
+    Record record;
+  };
+  Record* shared(const GraphApi& api, cudaGraph_t graph, HostFn fn, void* user_data) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = cache_.find({fn, user_data});
+    if (found != cache_.end()) return &found->second->record;  // the bug: this graph does not own it
+    auto* owned = new Owned{this, Record{fn, user_data}};
+    cache_[{fn, user_data}] = owned;
+    api.retain_with_graph(graph, owned, [](void* opaque) {
+      auto* gone = static_cast<Owned*>(opaque);
+      {
+        std::lock_guard<std::mutex> lock(gone->layer->mutex_);
+        gone->layer->cache_.erase({gone->record.fn, gone->record.user_data});
+      }
+      delete gone;
+    });
+    return &owned->record;
+  }
+  std::map<std::pair<HostFn, void*>, Owned*> cache_;  // under mutex_
+};
+
+class RecordsPerThread final : public ControlLayer {
+ public:
+  const char* name() const override { return "records_per_thread"; }
+  void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) override {
+    api.launch_host_func(stream, &call_record, this_threads(fn, user_data));
+  }
+  cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
+                                HostFn fn, void* user_data) override {
+    return api.add_host_node(graph, deps, &call_record, this_threads(fn, user_data));
+  }
+  void graph_set_host_node(const GraphApi& api, cudaGraph_t, cudaGraphNode_t node, HostFn fn, void* user_data) override {
+    api.set_host_node(node, &call_record, this_threads(fn, user_data));
+  }
+  void exec_set_host_node(const GraphApi& api, cudaGraphExec_t exec, cudaGraphNode_t node, HostFn fn,
+                          void* user_data) override {
+    api.exec_set_host_node(exec, node, &call_record, this_threads(fn, user_data));
+  }
+
+ private:
+  static Record* this_threads(HostFn fn, void* user_data) {
+    thread_local std::vector<std::unique_ptr<Record>> records;  // the bug: gone with the thread
+    records.push_back(std::make_unique<Record>(Record{fn, user_data}));
+    return records.back().get();
+  }
+};
+
+}  // namespace
+
+std::vector<std::unique_ptr<Forwarder>> make_lifetime_controls() {
+  std::vector<std::unique_ptr<Forwarder>> layers;
+  layers.push_back(std::make_unique<FirstGraphOwns>());
+  layers.push_back(std::make_unique<RecordsPerThread>());
+  return layers;
+}
+
+}  // namespace hostcb
