@@ -60,14 +60,15 @@ sys.exit(1 if bad or any(l.startswith("FAKE LINE") for l in lines) or b"\\x1b[2J
 PY
 echo "round four: ESC, BEL, NUL, CSI and newlines from a file or a layer are printed as escapes"
 
-# --- a job that failed --require-gpu is red in report --summary, not "nothing ran".
-exit_is 1 "$hostcb" run -q --require-gpu -f 'replay/*' --json "$work/gpu.json"
+# --- a job that failed --require-gpu is red in report --summary, not "nothing ran". No
+# device visible (CUDA_VISIBLE_DEVICES empty), so that a GPU machine sees it too.
+exit_is 1 env CUDA_VISIBLE_DEVICES= "$hostcb" run -q --require-gpu -f 'replay/*' --json "$work/gpu.json"
 grep -q '"require_gpu": true' "$work/gpu.json" || fail "the JSON does not record --require-gpu"
 exit_is 0 "$stub" report "$work/gpu.json" --summary "$work/gpu.md" --html "$work/gpu.html"
 grep -q '^\*\*red\*\*: #1 --require-gpu, but no usable CUDA device' "$work/gpu.md" ||
   fail "report --summary of a red --require-gpu job: $(grep -m1 '\*\*' "$work/gpu.md")"
 grep -q 'runs that needed a GPU and had none' "$work/gpu.html" || fail "the HTML page has no card for it"
-exit_is 77 "$hostcb" run -q -f 'replay/*' --json "$work/nogpu.json"  # without the flag: nothing ran, as before
+exit_is 77 env CUDA_VISIBLE_DEVICES= "$hostcb" run -q -f 'replay/*' --json "$work/nogpu.json"  # without the flag: nothing ran
 exit_is 0 "$stub" report "$work/nogpu.json" --summary "$work/nogpu.md"
 grep -q '^\*\*nothing ran\*\*' "$work/nogpu.md" || fail "without --require-gpu: $(grep -m1 '\*\*' "$work/nogpu.md")"
 echo "round four: report --summary says red for a job whose --require-gpu found no GPU"
