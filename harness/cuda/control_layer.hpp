@@ -16,6 +16,11 @@ struct Record {
   void* user_data;
 };
 void call_record(void* record);  // the trampoline: record->fn(record->user_data)
+// Frees `record` as far as its callers can tell: fills it with the byte glibc's perturbed
+// free writes (0xa5) and never hands the memory out again, so that calling it faults at
+// once, whatever an allocator would have put there since (a real free is reused by luck,
+// and the call then lands in a live record: a control that passes on one libc only).
+void free_for_good(Record* record);
 
 // A known-bad layer's base: captures and stream callbacks go straight to CUDA.
 class ControlLayer : public Forwarder {

@@ -45,7 +45,7 @@ class FirstGraphOwns final : public KeepsRecords {
         std::lock_guard<std::mutex> lock(gone->layer->mutex_);
         gone->layer->cache_.erase({gone->record.fn, gone->record.user_data});
       }
-      delete gone;
+      free_for_good(&gone->record);  // and the rest of it leaks: no later allocation may land there
     });
     return &owned->record;
   }
@@ -71,10 +71,17 @@ class RecordsPerThread final : public ControlLayer {
   }
 
  private:
+  // The records a thread made, freed when it exits (the bug).
+  struct ThreadsRecords {
+    std::vector<Record*> records;
+    ~ThreadsRecords() {
+      for (Record* record : records) free_for_good(record);
+    }
+  };
   static Record* this_threads(HostFn fn, void* user_data) {
-    thread_local std::vector<std::unique_ptr<Record>> records;  // the bug: gone with the thread
-    records.push_back(std::make_unique<Record>(Record{fn, user_data}));
-    return records.back().get();
+    thread_local ThreadsRecords mine;
+    mine.records.push_back(new Record{fn, user_data});
+    return mine.records.back();
   }
 };
 
