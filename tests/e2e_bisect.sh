@@ -93,4 +93,12 @@ usage "folder 'latest' is named by no PEP 440 version" "$id" --wheels "$work/odd
 usage "no such folder" "$id" --wheels "$work/none" --adapter "$adapter"
 usage "no family 'nosuch'" nosuch/forward=x --wheels "$work/regression"
 usage "is built into hostcb" stub_forward/forward=direct/op=capture --wheels "$work/regression"
+# 5. The default adapter is the ready name of the id's forward= module; when both ends refuse
+# their command line (here: no Python adapter beside the stub), bisect stops: exit 2.
+"$stub" bisect stub_forward/forward=cuda_bindings_runtime/op=launch_host_func --wheels "$work/regression" \
+  --out "$work/out5" >"$work/five.log" 2>&1
+rc=$?
+grep -q '^  through cuda_bindings:runtime, 5 versions' "$work/five.log" || fail "default adapter: $(cat "$work/five.log")"
+[ $rc = 2 ] && grep -q 'the runs of the first two versions both refused their command line: hostcb: adapter' "$work/five.log" ||
+  fail "two refusals: exit $rc: $(cat "$work/five.log")"
 echo "bisect: the planted regression (1.1 -> 1.2, 4 of 5 runs), the fix with --all, no boundary, bad input"

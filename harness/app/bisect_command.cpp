@@ -96,10 +96,15 @@ std::string default_adapter(const std::string& id) {
   for (const char* builtin : {"direct", "oneshot", "graph_owned"})
     if (forward == builtin)
       throw UsageError("forward=" + forward + " is built into hostcb: bisect runs a Python layer's releases");
-  const std::size_t underscore = forward.find('_');
-  if (underscore == std::string::npos || underscore + 1 == forward.size())
+  // The layer is the longest of the shipped layers' names the module's starts with (as
+  // scripts/layers.sh names them); any split names the same module, this one reads right.
+  std::string layer;
+  for (const char* known : {"cuda_bindings", "cuda_core", "numba_cuda_mlir", "numba", "cupy"})
+    if (forward.rfind(std::string(known) + "_", 0) == 0 && std::string(known).size() > layer.size()) layer = known;
+  if (layer.empty()) layer = forward.substr(0, forward.find('_'));
+  if (layer.size() + 1 >= forward.size())
     throw UsageError("forward=" + forward + " is no shipped layer module's name: give the layer with --adapter");
-  return forward.substr(0, underscore) + ":" + forward.substr(underscore + 1);
+  return layer + ":" + forward.substr(layer.size() + 1);
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
