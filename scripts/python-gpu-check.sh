@@ -39,24 +39,33 @@ python3 -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' \
   >"$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/image-packages.pth"
 "$py" -m pip install -q --no-index --no-deps "$out"/dist/hostcb-*.whl || { note "FAILED: installing the wheel"; exit 1; }
 
-# both LABEL [PYTEST-ARGS...]: hostcb run, then pytest, over the layer; compared.
+# both LABEL [PYTEST-ARGS...]: hostcb run and pytest over the layer, side by side (each
+# verdict holds whatever runs beside it), then compared. With RUN=LABEL2 set, pytest alone,
+# compared with LABEL2's hostcb run (the -n 4 runs: hostcb's side is the image's).
 both() {
-  local label="$1" version rc_run rc_pytest joiner
+  local label="$1" version rc_run=- rc_pytest joiner run_json pid=""
   shift
   version=$("$py" -c 'import importlib.metadata as m; print(m.version("cuda-bindings"))' 2>/dev/null || echo '?')
   joiner="@"
   [[ "$layer" == *@* ]] && joiner=","
-  "$out/venv/bin/hostcb" run -q --adapter "$layer${joiner}python=$py" --filter "$filter" \
-    --json "$out/run-$label.json" >"$out/run-$label.log" 2>&1
-  rc_run=$?
+  run_json="$out/run-${RUN:-$label}.json"
+  if [ -z "${RUN:-}" ]; then
+    "$out/venv/bin/hostcb" run -q --adapter "$layer${joiner}python=$py" --filter "$filter" \
+      --json "$run_json" >"$out/run-$label.log" 2>&1 &
+    pid=$!
+  fi
   (cd "$out" && "$py" -m pytest "--hostcb-layer=$layer" "--hostcb-filter=$filter" -q -p no:cacheprovider --junitxml "$out/pytest-$label.xml" "$@") \
     >"$out/pytest-$label.log" 2>&1
   rc_pytest=$?
-  note "$label (cuda-bindings $version): hostcb run exit $rc_run: $(grep -m1 -E '^[0-9]+ scenarios' "$out/run-$label.log")"
+  if [ -n "$pid" ]; then
+    wait "$pid"
+    rc_run=$?
+    note "$label (cuda-bindings $version): hostcb run exit $rc_run: $(grep -m1 -E '^[0-9]+ scenarios' "$out/run-$label.log")"
+  fi
   note "$label (cuda-bindings $version): pytest $* exit $rc_pytest: $(tail -n 1 "$out/pytest-$label.log")"
-  if "$py" "$root/scripts/compare-pytest-hostcb.py" "$out/run-$label.json" "$out/pytest-$label.xml" "$forward" \
+  if "$py" "$root/scripts/compare-pytest-hostcb.py" "$run_json" "$out/pytest-$label.xml" "$forward" \
     >"$out/compare-$label.txt" 2>&1; then
-    note "$label: pytest and hostcb run agree on every scenario"
+    note "$label: pytest and hostcb run agree on every scenario${RUN:+ (hostcb run: $RUN)}"
   else
     note "$label: DIFFER: $(tail -n 5 "$out/compare-$label.txt" | tr '\n' ' ')"
     bad=1
@@ -70,8 +79,8 @@ both image
 PYTHONPATH="$out/newer:$PYTHONPATH" both newer
 [ "$last_pytest_rc" = 0 ] || { note "the newer cuda-bindings did not pass under pytest (exit $last_pytest_rc)"; bad=1; }
 if "$py" -c 'import xdist' 2>/dev/null; then
-  both image-n4 -n 4
-  both image-n4-loadgroup -n 4 --dist loadgroup
+  RUN=image both image-n4 -n 4
+  RUN=image both image-n4-loadgroup -n 4 --dist loadgroup
 else
   note "pytest-xdist is not importable: -n 4 not run"
 fi
