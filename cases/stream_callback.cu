@@ -1,7 +1,8 @@
 // stream_callback: cudaStreamAddCallback / cuStreamAddCallback through a forwarding
 // layer, n times on one stream. Each callback must run exactly once, in stream order,
 // with the stream it was enqueued on, a success status and its own userData. With gate=held the stream is held shut until every callback is
-// enqueued and the caller's stack is overwritten (stream_gate.cuh).
+// enqueued and the caller's stack is overwritten (stream_gate.cuh), and the enqueues must
+// return while it is ([async]).
 #include "cases/cases.hpp"
 #include "cases/layer_rules.hpp"
 #include "cases/stream_gate.cuh"
@@ -20,8 +21,11 @@ void stream_callback_body(ScenarioRun& run) {
   Stream stream = api.make_stream();
   StreamGate gate;
   if (gate_held(run.params())) gate.hold(stream.get());
-  for (std::size_t i = 0; i < callbacks; ++i)
-    run.forward().add_stream_callback(api, stream.get(), Probe::status_fn(), probe.stream_callback_user_data(i, stream.get()));
+  {
+    EnqueuesReturn returned(gate, "the layer's add_stream_callback");
+    for (std::size_t i = 0; i < callbacks; ++i)
+      run.forward().add_stream_callback(api, stream.get(), Probe::status_fn(), probe.stream_callback_user_data(i, stream.get()));
+  }
   scrub_stack();
   gate.open();
   api.synchronize(stream.get());
@@ -44,7 +48,8 @@ Family stream_callback_family() {
   // Stream callbacks handed another stream than the one they were enqueued on, or another userData.
   const auto always = [](const Params&) { return true; };
   add_known_bad(family, {{"hands_other_stream", always, caught_by("[stream]")},
-                         {"hands_other_user_data", always, caught_by("[userdata]")}});
+                         {"hands_other_user_data", always, caught_by("[userdata]")},
+                         {"waits_for_stream", gate_held, caught_by("[async]")}});
   return family;
 }
 

@@ -1,7 +1,14 @@
 #include "cases/stream_gate.cuh"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "callback/active_scenario.hpp"
+#include "model/errors.hpp"
 
 #include "cuda/cuda_check.hpp"
 #include "cuda/kernel_launch.hpp"
@@ -35,6 +42,39 @@ void StreamGate::open() {
   if (!flag_) return;
   std::atomic_thread_fence(std::memory_order_seq_cst);
   *static_cast<volatile int*>(flag_.get()) = 1;
+}
+
+struct EnqueuesReturn::Watch {
+  std::mutex mutex;
+  std::condition_variable returned_cv;
+  bool returned = false;
+  std::thread watcher;
+};
+
+EnqueuesReturn::EnqueuesReturn(StreamGate& gate, const char* what) {
+  if (!gate.held()) return;
+  watch_ = std::make_unique<Watch>();
+  Watch* watch = watch_.get();
+  watch->watcher = std::thread([watch, &gate, what] {
+    std::unique_lock<std::mutex> lock(watch->mutex);
+    const bool in_time = watch->returned_cv.wait_for(lock, std::chrono::duration<double>(kEnqueueSeconds),
+                                                     [watch] { return watch->returned; });
+    if (in_time) return;
+    HOSTCB_EXPECT(in_time, str("[async] ", what, " had not returned ", kEnqueueSeconds,
+                               " s after it began, while the stream was held shut: it waits for earlier work on the "
+                               "stream, and an enqueue must not"));
+    gate.open();  // so that it returns, and the scenario ends by this failure, not by its timeout
+  });
+}
+
+EnqueuesReturn::~EnqueuesReturn() {
+  if (!watch_) return;
+  {
+    std::lock_guard<std::mutex> lock(watch_->mutex);
+    watch_->returned = true;
+  }
+  watch_->returned_cv.notify_all();
+  watch_->watcher.join();
 }
 
 __attribute__((noinline)) void scrub_stack() {

@@ -239,12 +239,13 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   // stream-callback cases; ignores_capture_mode in concurrency's captures by the layer;
   // first_graph_owns in lifetime's many_graphs cases, records_per_thread in its thread_gone;
   // updates_first_host_node in update's
-  // *_second cases.
+  // *_second cases; waits_for_stream where the gate is held.
   std::map<std::string, std::size_t> by_layer;
   for (const auto& s : controls) ++by_layer[s.params.has("forward") ? s.params.get("forward") : ""];
   CHECK(by_layer["frees_capture_at_end"] == 16 + 16 + 48 + 48 + 18 + 16 + 6);
   CHECK(by_layer["first_graph_owns"] == 2 * 2 * 3 * 3);  // lifetime's two many_graphs cases
   CHECK(by_layer["records_per_thread"] == 2 * 3 * 3);    // lifetime's thread_gone
+  CHECK(by_layer["waits_for_stream"] == 2 * 3 + 2 * 3);  // gate=held in stream_callback and stream_host_func
   CHECK(by_layer["forgets_side_streams"] == 2 * 2);
   CHECK(by_layer["rewrites_shared_record"] == 2 * 3 * 3);
   CHECK(by_layer["frees_shared_record"] == 2 * 3 * 3);
@@ -255,7 +256,7 @@ TEST_CASE("the shipped families have the expected sizes and unique ids and no co
   CHECK(by_layer["hands_other_user_data"] == 2 * 2 * 3 + 2 * 2 * 3);
   CHECK(by_layer["ignores_capture_mode"] == 2 * 2 * 4);
   CHECK(by_layer["updates_first_host_node"] == 2 * 3 * 3 + 2 * 3);  // graph_set: every build; exec_set: node
-  CHECK(controls.size() == oneshot + fuzz_all + 168 + 36 + 18 + 24 + 4 + 18 * 3 + 12 + 24 + 12 + 24 + 16);
+  CHECK(controls.size() == oneshot + fuzz_all + 168 + 36 + 18 + 24 + 12 + 4 + 18 * 3 + 12 + 24 + 12 + 24 + 16);
   for (const auto& s : controls) CHECK(s.control.has_value());
 }
 

@@ -3,7 +3,10 @@
 //   hands_other_stream     another stream than the one it was enqueued on   [stream]
 //   drops_status           success, whatever CUDA said (a fault's status lost) [status]
 //   hands_other_user_data  a userData one past the user's                    [userdata]
-// Their host functions are right (KeepsRecords).
+// Their host functions are right (KeepsRecords). And one whose enqueues block:
+//   waits_for_stream       synchronizes the stream before each enqueue outside a capture
+//                          (host functions and stream callbacks): right in what it calls,
+//                          but the caller waits for earlier work                [async]
 #include "cuda/control_layer.hpp"
 
 namespace hostcb {
@@ -50,6 +53,19 @@ class MishandlesStreamCallbacks final : public KeepsRecords {
   Mishandling mishandling_;
 };
 
+class WaitsForStream final : public KeepsRecords {
+ public:
+  const char* name() const override { return "waits_for_stream"; }
+  void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) override {
+    if (!api.capturing_graph(stream)) api.synchronize(stream);  // the bug
+    KeepsRecords::launch_host_func(api, stream, fn, user_data);
+  }
+  void add_stream_callback(const GraphApi& api, cudaStream_t stream, StatusFn fn, void* user_data) override {
+    if (!api.capturing_graph(stream)) api.synchronize(stream);  // the bug
+    KeepsRecords::add_stream_callback(api, stream, fn, user_data);
+  }
+};
+
 }  // namespace
 
 std::vector<std::unique_ptr<Forwarder>> make_stream_callback_controls() {
@@ -57,6 +73,7 @@ std::vector<std::unique_ptr<Forwarder>> make_stream_callback_controls() {
   layers.push_back(std::make_unique<MishandlesStreamCallbacks>("hands_other_stream", Mishandling::other_stream));
   layers.push_back(std::make_unique<MishandlesStreamCallbacks>("drops_status", Mishandling::success));
   layers.push_back(std::make_unique<MishandlesStreamCallbacks>("hands_other_user_data", Mishandling::other_user_data));
+  layers.push_back(std::make_unique<WaitsForStream>());
   return layers;
 }
 
