@@ -17,6 +17,7 @@
 //   thread_gone      the graph built on a thread of its own, joined before the graph is
 //                    instantiated and launched from the scenario's thread: nothing the host
 //                    functions need may go with the thread that enqueued them
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <thread>
@@ -136,6 +137,10 @@ void lifetime_body(ScenarioRun& run) {
     GraphExec third_exec = api.instantiate(third.get());
     second.reset();
     third.reset();
+    // CUDA releases a graph's user objects on a thread of its own, when it likes: a witness
+    // tied to the first graph says when what it held is gone, before the others launch.
+    auto* released = new std::atomic<bool>(false);
+    api.retain_with_graph(first.get(), released, [](void* flag) { static_cast<std::atomic<bool>*>(flag)->store(true); });
     launch_and_check(run, first_exec.get(), stream.get(), launches, 1);
     first.reset();
     if (kept) {
@@ -143,6 +148,10 @@ void lifetime_body(ScenarioRun& run) {
       launch_and_check(run, third_exec.get(), stream.get(), launches, 1);
     }
     first_exec.reset();
+    if (wait_until([&] { return released->load(); }, 5.0))
+      delete released;  // else leaked: a late release may still write it
+    else
+      HOSTCB_EXPECT(false, "[lifetime] the first graph's user objects were not released 5 s after it and its exec were destroyed");
     launch_and_check(run, second_exec.get(), stream.get(), launches, 1);
     launch_and_check(run, third_exec.get(), stream.get(), launches, 1);
   } else if (what == "thread_gone") {
@@ -151,6 +160,7 @@ void lifetime_body(ScenarioRun& run) {
     std::exception_ptr failed;
     std::thread builder([&] {
       try {
+        api.use_device(run.device());  // a new thread starts on device 0
         graph = build_host_chain(run, stream.get(), build, 0, 1);
       } catch (...) {
         failed = std::current_exception();

@@ -87,9 +87,11 @@ usage() {  # usage EXPECTED-TEXT ARGS...
     fail "bisect $*: exit $rc, expected one line with '$expected': $(cat "$work/usage.log")"
   [ ! -e "$work/usage" ] || [ -z "$(ls -A "$work/usage")" ] || fail "bisect $*: left files though refused"
 }
-mkdir -p "$work/one/1.0" "$work/odd/latest" "$work/odd/1.0"
+mkdir -p "$work/one/1.0" "$work/odd/latest" "$work/odd/1.0" "$work/deps/1.0" "$work/deps/layer_and_dep"
+touch "$work/deps/layer_and_dep/fake_released_layer-2.0-py3-none-any.whl" "$work/deps/layer_and_dep/dep-0.9-py3-none-any.whl"
 usage "1 version folder(s); bisect needs two or more" "$id" --wheels "$work/one" --adapter "$adapter"
 usage "folder 'latest' is named by no PEP 440 version" "$id" --wheels "$work/odd" --adapter "$adapter"
+usage "its wheels do not share one" "$id" --wheels "$work/deps" --adapter "$adapter"  # not the dependency's 0.9
 usage "no such folder" "$id" --wheels "$work/none" --adapter "$adapter"
 usage "no family 'nosuch'" nosuch/forward=x --wheels "$work/regression"
 usage "is built into hostcb" stub_forward/forward=direct/op=capture --wheels "$work/regression"

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "app/bisect.hpp"
@@ -34,24 +35,21 @@ struct LayerVersion {
 };
 
 // A version folder's version: its name, when that is a PEP 440 version, else the version
-// field of the first wheel in it that has one (NAME-VERSION-...whl).
+// its wheels share. A folder whose wheels name several (the layer and its dependencies at
+// versions of their own) says nothing on its own: it must be named by the layer's version.
 std::optional<Version> folder_version(const fs::path& folder, std::string& name) {
   name = folder.filename().string();
   if (auto v = Version::parse(name)) return v;
-  std::vector<std::string> wheels;
-  for (const auto& entry : fs::directory_iterator(folder))
-    if (entry.path().extension() == ".whl") wheels.push_back(entry.path().filename().string());
-  std::sort(wheels.begin(), wheels.end());
-  for (const auto& wheel : wheels) {
+  std::set<std::string> fields;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const std::string wheel = entry.path().filename().string();
     const std::size_t dash = wheel.find('-');
-    if (dash == std::string::npos) continue;
-    const std::string field = wheel.substr(dash + 1, wheel.find('-', dash + 1) - dash - 1);
-    if (auto v = Version::parse(field)) {
-      name = field;
-      return v;
-    }
+    if (entry.path().extension() != ".whl" || dash == std::string::npos) continue;
+    fields.insert(wheel.substr(dash + 1, wheel.find('-', dash + 1) - dash - 1));
   }
-  return std::nullopt;
+  if (fields.size() != 1) return std::nullopt;
+  name = *fields.begin();
+  return Version::parse(name);
 }
 
 std::vector<LayerVersion> versions_in(const std::string& wheels) {
@@ -64,7 +62,7 @@ std::vector<LayerVersion> versions_in(const std::string& wheels) {
     std::optional<Version> v = folder_version(entry.path(), name);
     if (!v)
       throw UsageError("--wheels: folder '" + entry.path().filename().string() +
-                       "' is named by no PEP 440 version and holds no wheel that names one");
+                       "' is named by no PEP 440 version, and its wheels do not share one: name it by the layer's version");
     found.push_back({name, *v, entry.path()});
   }
   std::sort(found.begin(), found.end(),
@@ -213,8 +211,13 @@ class BisectCommand final : public Command {
   // Installs `v` (once) and runs the id there.
   VersionOutcome judge(const LayerVersion& v, int& usage_refusals, int& skips) {
     const std::string site = out_ + "/site-" + v.name;
+    // An install is reused only by the same python from the same folder (another python's
+    // would import as an error, which bisect would take for a bad release).
     const std::string stamp = site + "/.hostcb-installed";
-    if (!fs::exists(stamp)) {
+    const std::string made_by = "installed from " + v.folder.string() + " by " + (python_.empty() ? "python3" : python_);
+    std::string stamped;
+    std::getline(std::ifstream(stamp), stamped);
+    if (stamped != made_by) {
       std::error_code ec;
       fs::remove_all(site, ec);
       std::vector<std::string> pip = {python_.empty() ? "python3" : python_, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps",
@@ -228,7 +231,7 @@ class BisectCommand final : public Command {
       const std::string log = out_ + "/install-" + v.name + ".log";
       const ChildEnd end = run_child(pip, {}, log);
       if (end.exit_code != 0) return {BisectVerdict::unknown, "not installed (" + end.how + "): " + last_line_of(log)};
-      std::ofstream(stamp) << "installed from " << v.folder.string() << "\n";
+      std::ofstream(stamp) << made_by << "\n";
     }
     const std::string json = out_ + "/" + v.name + ".json", log = out_ + "/" + v.name + ".log";
     std::error_code ec;

@@ -39,8 +39,10 @@ ChildEnd run_child(const std::vector<std::string>& argv, const std::map<std::str
   posix_spawn_file_actions_destroy(&actions);
   if (failed != 0) return {127, "could not start " + argv[0] + ": " + std::strerror(failed)};
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  pid_t waited;
+  while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
   }
+  if (waited < 0) return {127, "could not wait for " + argv[0] + ": " + std::strerror(errno)};
   if (WIFEXITED(status)) return {WEXITSTATUS(status), "exit " + std::to_string(WEXITSTATUS(status))};
   return {128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0), describe_exit(status)};
 }

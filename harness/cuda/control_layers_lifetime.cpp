@@ -34,11 +34,17 @@ class FirstGraphOwns final : public KeepsRecords {
     Record record;
   };
   Record* shared(const GraphApi& api, cudaGraph_t graph, HostFn fn, void* user_data) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto found = cache_.find({fn, user_data});
-    if (found != cache_.end()) return &found->second->record;  // the bug: this graph does not own it
     auto* owned = new Owned{this, Record{fn, user_data}};
-    cache_[{fn, user_data}] = owned;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto found = cache_.find({fn, user_data});
+      if (found != cache_.end()) {
+        delete owned;
+        return &found->second->record;  // the bug: this graph does not own it
+      }
+      cache_[{fn, user_data}] = owned;
+    }
+    // Unlocked: a retain CUDA refuses runs the destructor at once, which locks.
     api.retain_with_graph(graph, owned, [](void* opaque) {
       auto* gone = static_cast<Owned*>(opaque);
       {
