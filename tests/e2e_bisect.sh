@@ -14,13 +14,13 @@ python3 -m pip --version >/dev/null 2>&1 || { echo "no pip: skipped"; exit 77; }
 
 # make_wheels DIR VERSION:FOLDER:BEHAVIOUR...: one wheel of fake-released-layer a folder.
 make_wheels() {
-  python3 - "$@" <<'PY'
-import os, sys, zipfile
-root = sys.argv[1]
-for spec in sys.argv[2:]:
+  python3 - "$(dirname "$0")" "$@" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from fake_wheel import write_wheel
+root = sys.argv[2]
+for spec in sys.argv[3:]:
     version, folder, behaviour = spec.split(":")
-    os.makedirs(f"{root}/{folder}")
-    info = f"fake_released_layer-{version}.dist-info"
     module = f'''import ctypes
 NAME = "released"
 HOST_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -34,13 +34,7 @@ def launch_host_func(stream, fn, user_data):
 def versions():
     return {{"fake-released-layer": "{version}"}}
 '''
-    files = {"fake_released_layer.py": module,
-             f"{info}/METADATA": f"Metadata-Version: 2.1\nName: fake-released-layer\nVersion: {version}\n",
-             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
-    files[f"{info}/RECORD"] = "".join(f"{name},,\n" for name in files) + f"{info}/RECORD,,\n"
-    with zipfile.ZipFile(f"{root}/{folder}/fake_released_layer-{version}-py3-none-any.whl", "w") as whl:
-        for name, text in files.items():
-            whl.writestr(name, text)
+    write_wheel(f"{root}/{folder}", "fake-released-layer", version, {"fake_released_layer.py": module})
 PY
 }
 id="stub_forward/forward=released/op=launch_host_func"

@@ -10,18 +10,12 @@ rm -rf "$work" && mkdir -p "$work/wheels" "$work/meet"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 python3 -m pip --version >/dev/null 2>&1 || { echo "no pip: skipped"; exit 77; }
 
-python3 - "$work/wheels" <<'PY'
-import os, sys, zipfile
+python3 - "$src/tests" "$work/wheels" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from fake_wheel import write_wheel
 for version in ("1.0", "2.0"):
-    os.makedirs(f"{sys.argv[1]}/{version}")
-    info = f"cuda_bindings-{version}.dist-info"
-    files = {f"cuda_fake_{version.replace('.', '_')}.py": "",
-             f"{info}/METADATA": f"Metadata-Version: 2.1\nName: cuda-bindings\nVersion: {version}\n",
-             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
-    files[f"{info}/RECORD"] = "".join(f"{name},,\n" for name in files) + f"{info}/RECORD,,\n"
-    with zipfile.ZipFile(f"{sys.argv[1]}/{version}/cuda_bindings-{version}-py3-none-any.whl", "w") as whl:
-        for name, text in files.items():
-            whl.writestr(name, text)
+    write_wheel(f"{sys.argv[2]}/{version}", "cuda-bindings", version, {f"cuda_fake_{version.replace('.', '_')}.py": ""})
 PY
 
 cat >"$work/hostcb" <<'FAKE'
