@@ -202,7 +202,8 @@ class BisectCommand final : public Command {
     std::cout << (fix ? "last bad " : "last good ") << before << ", first " << (fix ? "good " : "bad ") << after
               << " (" << ran << " of " << versions_.size() << " versions run"
               << (b.between_unknown ? "; the versions between could not be judged" : "") << ")\n"
-              << "rerun one: PYTHONPATH=" << out_ << "/site-" << after << " hostcb run --filter '" << id_
+              << "rerun one: PYTHONPATH=" << out_ << "/site-" << after
+              << (python_.empty() ? "" : " HOSTCB_PYTHON=" + python_) << " hostcb run --filter '" << id_
               << "' --adapter '" << adapter_ << "'\nexit 0\n";
     return kExitPassed;
   }
