@@ -59,7 +59,8 @@ class KeepsRecords : public ControlLayer {
   }
 
  protected:
-  Record* keep(HostFn fn, void* user_data);
+  // Where a record is kept: for the layer's life here; a subclass may keep it elsewhere.
+  virtual Record* keep(HostFn fn, void* user_data);
   void free_record(Record* record);  // one keep made: the bug some subclasses have
   // The record of this layer's that `node` holds in its graph, or nullptr.
   static Record* record_of(const GraphApi& api, cudaGraphNode_t node);

@@ -58,22 +58,15 @@ class FirstGraphOwns final : public KeepsRecords {
   std::map<std::pair<HostFn, void*>, Owned*> cache_;  // under mutex_
 };
 
-class RecordsPerThread final : public ControlLayer {
+class RecordsPerThread final : public KeepsRecords {
  public:
   const char* name() const override { return "records_per_thread"; }
-  void launch_host_func(const GraphApi& api, cudaStream_t stream, HostFn fn, void* user_data) override {
-    api.launch_host_func(stream, &call_record, this_threads(fn, user_data));
-  }
-  cudaGraphNode_t add_host_node(const GraphApi& api, cudaGraph_t graph, const std::vector<cudaGraphNode_t>& deps,
-                                HostFn fn, void* user_data) override {
-    return api.add_host_node(graph, deps, &call_record, this_threads(fn, user_data));
-  }
-  void graph_set_host_node(const GraphApi& api, cudaGraph_t, cudaGraphNode_t node, HostFn fn, void* user_data) override {
-    api.set_host_node(node, &call_record, this_threads(fn, user_data));
-  }
-  void exec_set_host_node(const GraphApi& api, cudaGraphExec_t exec, cudaGraphNode_t node, HostFn fn,
-                          void* user_data) override {
-    api.exec_set_host_node(exec, node, &call_record, this_threads(fn, user_data));
+
+ protected:
+  Record* keep(HostFn fn, void* user_data) override {
+    thread_local ThreadsRecords mine;
+    mine.records.push_back(new Record{fn, user_data});
+    return mine.records.back();
   }
 
  private:
@@ -84,11 +77,6 @@ class RecordsPerThread final : public ControlLayer {
       for (Record* record : records) free_for_good(record);
     }
   };
-  static Record* this_threads(HostFn fn, void* user_data) {
-    thread_local ThreadsRecords mine;
-    mine.records.push_back(new Record{fn, user_data});
-    return mine.records.back();
-  }
 };
 
 }  // namespace
