@@ -25,9 +25,13 @@ for spec in sys.argv[3:]:
 NAME = "released"
 HOST_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 _called = set()
+_calls = [0]
 def launch_host_func(stream, fn, user_data):
+    _calls[0] += 1
     if {behaviour == "forgets"!r} and (fn, user_data) in _called:
         return 0  # the record was freed after its first call: nothing is called
+    if {behaviour == "flaky"!r} and _calls[0] > 3:
+        return 0  # right the first time in a process, then forgets every call
     _called.add((fn, user_data))
     HOST_FN(fn)(user_data)
     return 0
@@ -60,6 +64,17 @@ make_wheels "$work/fix" 1.0:a:forgets 2.0:b:calls
   fail "bisect --all over the fix: exit $?: $(cat "$work/two.log")"
 grep -q '^last bad 1.0, first good 2.0 (2 of 2 versions run)$' "$work/two.log" || fail "no fix found: $(cat "$work/two.log")"
 grep -qE '^  2\.0 +good +passed$' "$work/two.log" || fail "2.0's line: $(cat "$work/two.log")"
+
+# 2b. A flaky release (right on its first pass in a process only) is good run once and bad
+# with --repeat 2, the worst of its passes deciding.
+make_wheels "$work/flaky" 1.0:1.0:calls 2.0:2.0:flaky
+"$stub" bisect "$id" --wheels "$work/flaky" --adapter "$adapter" --out "$work/out2b" >"$work/twob.log" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qE '^  2\.0 +good +passed$' "$work/twob.log" || fail "flaky, run once: exit $rc: $(cat "$work/twob.log")"
+"$stub" bisect "$id" --wheels "$work/flaky" --adapter "$adapter" --repeat 2 --out "$work/out2b" >"$work/twob.log" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -qE '^  2\.0 +bad +failed: .*\(worst of 2 runs\)$' "$work/twob.log" &&
+  grep -q '^last good 1.0, first bad 2.0' "$work/twob.log" || fail "flaky, --repeat 2: exit $rc: $(cat "$work/twob.log")"
 
 # 3. No boundary: the ends agree (exit 1), and --all sees two changes (exit 1).
 make_wheels "$work/same" 1.0:1.0:calls 1.5:1.5:forgets 2.0:2.0:calls
