@@ -43,7 +43,8 @@
 #   EXTRA_ARGS    more arguments for every run (family runs and MODE scenario's runs), not
 #                 the listing: --timeout 60, --isolate scenario, --repeat 3, ...
 #   PROPERTIES    test properties set on every test this registers (scenarios' and family
-#                 runs'), after hostcb's own: TIMEOUT 600 ENVIRONMENT "A=1;B=2"
+#                 runs'), after hostcb's own: TIMEOUT 600 ENVIRONMENT "A=1;B=2". A TIMEOUT
+#                 is each scenario's: a family run of N scenarios gets N times it
 #   DISCOVERY_TIMEOUT  seconds the listing may take (default 60: a Python layer imports its
 #                 package first); past it, the one failing test `<prefix>discovery` says so
 #
