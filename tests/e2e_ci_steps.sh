@@ -87,7 +87,9 @@ printf '#!/bin/sh\n[ "$1" = -u ] && echo 1000 || exec /usr/bin/id "$@"\n' >"$wor
 printf '#!/bin/sh\nexit 1\n' >"$work/standin/dpkg-query"  # nothing installed
 printf '#!/bin/sh\n' >"$work/standin/nvcc"
 chmod +x "$work/standin"/*
-PATH="$work/standin:$PATH" HOSTCB_BUILD_DIR="$work/standin-build" bash "$steps" build >"$work/build.out" 2>&1 ||
+# (HOSTCB_SKIP_SETUP unset: a developer who set it for their own build would make this red)
+env -u HOSTCB_SKIP_SETUP PATH="$work/standin:$PATH" HOSTCB_BUILD_DIR="$work/standin-build" bash "$steps" build \
+  >"$work/build.out" 2>&1 ||
   fail "ci-steps.sh build with stand-ins exited $?: $(tail -n 3 "$work/build.out")"
 grep -q "^ci-steps.sh build: scripts/setup.sh first: .* installed with sudo apt-get" "$work/build.out" ||
   fail "ci-steps.sh build does not say that it runs sudo apt-get: $(head -n 3 "$work/build.out")"
