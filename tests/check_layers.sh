@@ -15,9 +15,10 @@ declare -A allowed=(
   [exec]="exec protocol callback model"
   [runner]="runner protocol cuda callback model"
   [cases]="cases runner protocol cuda callback model"
+  [repro]="repro model"
   [reports]="reports model"
   [matrix]="matrix reports model"
-  [app]="app matrix reports exec runner cases protocol cuda callback model"
+  [app]="app repro matrix reports exec runner cases protocol cuda callback model"
 )
 cuda_layers=" cuda runner cases app "
 

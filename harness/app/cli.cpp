@@ -123,7 +123,7 @@ int run_cli(const CaseRegistration& register_cases, const std::vector<std::strin
   app.require_subcommand(1);
 
   std::vector<std::unique_ptr<Command>> commands;
-  for (auto make : {make_list_command, make_run_command, make_self_test_command, make_shrink_command, make_bisect_command,
+  for (auto make : {make_list_command, make_run_command, make_self_test_command, make_shrink_command, make_bisect_command, make_repro_command,
                     make_report_command, make_result_command, make_bench_command, make_overhead_command,
                     make_worker_command, make_check_reports_command})
     commands.push_back(make());

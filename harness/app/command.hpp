@@ -30,6 +30,7 @@ std::unique_ptr<Command> make_run_command();
 std::unique_ptr<Command> make_self_test_command();
 std::unique_ptr<Command> make_shrink_command();
 std::unique_ptr<Command> make_bisect_command();
+std::unique_ptr<Command> make_repro_command();
 std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_result_command();
 std::unique_ptr<Command> make_bench_command();

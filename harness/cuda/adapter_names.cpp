@@ -73,6 +73,17 @@ bool is_ready_name(const std::string& spec) {
   return colon != std::string::npos && word(name.substr(0, colon)) && word(name.substr(colon + 1)) && !exists(name);
 }
 
+std::string python_adapters_folder(const std::string& asked_for) {
+  // The first folder holding the Python adapters; their package is python/ beside them.
+  const std::vector<std::string> folders = library_folders();
+  for (const auto& candidate : folders)
+    if (exists(candidate + "/libhostcb_python_runtime.so")) return candidate;
+  std::string looked;
+  for (const auto& candidate : folders) looked += (looked.empty() ? "" : ", ") + candidate;
+  throw UsageError(str("adapter '", asked_for, "': ready names need the Python adapters (libhostcb_python_runtime.so), found in none of ",
+                       looked, " (build with python3-dev, or set HOSTCB_ADAPTER_DIR)"));
+}
+
 std::string resolve_ready_name(const std::string& spec, const std::vector<std::string>& loaded) {
   std::size_t at = spec.find('@');
   std::string name = spec.substr(0, at), options = at == std::string::npos ? "" : spec.substr(at + 1);
@@ -83,20 +94,7 @@ std::string resolve_ready_name(const std::string& spec, const std::vector<std::s
   if (at != std::string::npos && options.empty())
     throw fail("nothing follows its '@': give OPTIONS after it, or leave the '@' out");
 
-  // The first folder holding the Python adapters; their package is python/ beside them.
-  const std::vector<std::string> folders = library_folders();
-  std::string folder;
-  for (const auto& candidate : folders)
-    if (exists(candidate + "/libhostcb_python_runtime.so")) {
-      folder = candidate;
-      break;
-    }
-  if (folder.empty()) {
-    std::string looked;
-    for (const auto& candidate : folders) looked += (looked.empty() ? "" : ", ") + candidate;
-    throw fail(str("ready names need the Python adapters (libhostcb_python_runtime.so), found in none of ", looked,
-                   " (build with python3-dev, or set HOSTCB_ADAPTER_DIR)"));
-  }
+  const std::string folder = python_adapters_folder(name);
   const std::string package = folder + "/python/hostcb_layers";
   if (!exists(package + "/" + module + ".py")) {
     std::string known;

@@ -19,5 +19,9 @@ bool is_ready_name(const std::string& spec);
 // Throws UsageError, one line: no Python adapter library found (and where it looked), no
 // such module (and the ones there are), both libraries in use.
 std::string resolve_ready_name(const std::string& spec, const std::vector<std::string>& loaded);
+// The folder holding the Python adapter libraries (python/hostcb_layers/ is beside them),
+// looked for as resolve_ready_name does; throws UsageError naming `asked_for` and where
+// it looked when there is none.
+std::string python_adapters_folder(const std::string& asked_for);
 
 }  // namespace hostcb
