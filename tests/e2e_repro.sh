@@ -91,6 +91,8 @@ while IFS=$'\t' read -r id mark; do
   esac
   if [ -n "$mark" ]; then
     [ "$rc" = 1 ] || fail "$id is a known-bad control of oneshot; its reproducer through the oneshot plugin exited $rc"
+    grep -q "^FAILED: .*host function #[0-9]* was called [0-9]* times\?; expected [0-9]*$" "$work/cpp/$n/run.log" ||
+      fail "$id: the failure does not say which host function was called how often: $(cat "$work/cpp/$n/run.log")"
     caught=$((caught + 1))
   else
     [ "$rc" = 0 ] || fail "$id passes through oneshot; its reproducer through the oneshot plugin exited $rc: $(cat "$work/cpp/$n/run.log")"
