@@ -75,8 +75,13 @@ void ConsoleReporter::print_result(const Result& r, std::size_t index, std::size
   say(*out_, level, line);
   for (const auto& failure : r.failures) say(*out_, level, "      " + describe_failure(failure));
   if (r.failures_dropped) say(*out_, level, fmt::format("      ({} more dropped)", r.failures_dropped));
-  if (verbosity_ == Verbosity::verbose)
+  if (verbosity_ == Verbosity::verbose) {
     for (const auto& [key, value] : r.properties) say(*out_, level, fmt::format("      {} = {}", key, value));
+    return;
+  }
+  // What a failure offers: the command that re-runs it alone, the one that writes a reproducer.
+  for (const auto& [key, value] : r.properties)
+    if (key == "rerun" || key == "reproduce") say(*out_, level, fmt::format("      {}: {}", key, value));
 }
 
 

@@ -38,7 +38,7 @@ Op op(OpKind kind, std::vector<Item> items = {}) {
   return o;
 }
 
-Model run_all(const Program& program) {
+Model run_legal(const Program& program) {
   Model model(program);
   for (std::size_t i = 0; i < program.ops.size(); ++i) {
     REQUIRE(model.legal(program.ops[i]));
@@ -55,7 +55,7 @@ TEST_CASE("fuzz stamps: the kernels before and after each host node", "[fuzz]") 
   // k0 -> h0 -> k1, and h1 beside them all
   const Program p = program_of({op(OpKind::nodes, {item(ItemKind::kernel, 0, 0), item(ItemKind::host, 1, 0, {0}),
                                                    item(ItemKind::kernel, 2, 1, {1}), item(ItemKind::host, 3, 1)})});
-  const Model model_g = run_all(p);
+  const Model model_g = run_legal(p);
   const Contents& g = model_g.graph(0);
   CHECK(g.kernels == std::vector<int>{0, 1});
   CHECK(g.kernel_then_host == Pairs{{0, 0}});
@@ -65,7 +65,7 @@ TEST_CASE("fuzz stamps: the kernels before and after each host node", "[fuzz]") 
     const Program c = program_of({op(OpKind::capture,
                                      {item(ItemKind::kernel, 0, 0, {}, 0), item(ItemKind::host, 1, 0, {}, 1),
                                       item(ItemKind::host, 2, 1, {}, 0), item(ItemKind::kernel, 3, 1, {}, 1)})});
-    const Model model_cg = run_all(c);
+    const Model model_cg = run_legal(c);
     const Contents& cg = model_cg.graph(0);
     CHECK(cg.kernel_then_host == Pairs{{0, 1}});  // k0 then h1 on stream 0
     CHECK(cg.host_then_kernel == Pairs{{0, 1}});  // h0 then k1 on stream 1
@@ -76,7 +76,7 @@ TEST_CASE("fuzz stamps: the kernels before and after each host node", "[fuzz]") 
                                                               item(ItemKind::host, 1, 0, {0}),
                                                               item(ItemKind::kernel, 2, 1, {1})}),
                                            parent});
-    const Model model_pg = run_all(with_child);
+    const Model model_pg = run_legal(with_child);
     const Contents& pg = model_pg.graph(1);
     CHECK(pg.sites == std::vector<int>{2, 0});
     // inside: k0 -> h0 (now host 1) -> k1; outside: h2 (host 0) before both kernels
@@ -88,7 +88,7 @@ TEST_CASE("fuzz stamps: the kernels before and after each host node", "[fuzz]") 
 TEST_CASE("fuzz stamps: each host call's counters lie between what the edges and rounds allow", "[fuzz]") {
   const Program p = program_of({op(OpKind::nodes, {item(ItemKind::kernel, 0, 0), item(ItemKind::host, 1, 0, {0}),
                                                    item(ItemKind::kernel, 2, 1, {1}), item(ItemKind::host, 3, 1)})});
-  const Model model_g = run_all(p);
+  const Model model_g = run_legal(p);
   const Contents& g = model_g.graph(0);
   const std::vector<std::uint64_t> base{5, 3, 0};
 
@@ -119,7 +119,7 @@ TEST_CASE("fuzz stamps: a cell counted by two nodes of one exec", "[fuzz]") {
   Op parent = op(OpKind::nodes, {item(ItemKind::child, 0, 0), item(ItemKind::host, 1, 0, {0}),
                                  item(ItemKind::child, 2, 0, {1})});
   const Program p = program_of({op(OpKind::nodes, {item(ItemKind::kernel, 0, 0)}), parent});
-  const Model model_g = run_all(p);
+  const Model model_g = run_legal(p);
   const Contents& g = model_g.graph(1);
   CHECK(g.kernels == std::vector<int>{0, 0});
   const std::vector<std::uint64_t> base{0, 0, 0};
@@ -137,8 +137,8 @@ TEST_CASE("fuzz model: a launch of kernels alone keeps the device busy until syn
   Op sync = op(OpKind::sync);
   sync.stream = 0;
   Program p = program_of({op(OpKind::nodes, {item(ItemKind::kernel, 0, 0)}), instantiate, launch});
-  CHECK_FALSE(run_all(p).idle());
+  CHECK_FALSE(run_legal(p).idle());
   p.ops.push_back(sync);
   p.ops.back().index = 3;
-  CHECK(run_all(p).idle());
+  CHECK(run_legal(p).idle());
 }

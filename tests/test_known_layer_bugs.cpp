@@ -12,6 +12,7 @@
 #include "app/expectations.hpp"
 #include "app/verdict.hpp"
 #include "catch_compat.hpp"
+#include "recorded_runs.hpp"
 #include "app/options.hpp"
 #include "model/filter.hpp"
 #include "cases/cases.hpp"
@@ -57,9 +58,6 @@ Verdict judged(const std::string& results_path, const Expectations& expectations
   return run_verdict(outcome);
 }
 
-std::string recorded(const std::string& version) {
-  return std::string(HOSTCB_INPUTS_DIR) + "/layers/cuda-bindings-" + version + ".json";
-}
 
 }  // namespace
 
@@ -67,7 +65,7 @@ TEST_CASE("the shipped layer bugs keep a night over four cuda-bindings versions 
   const Expectations shipped = load_expectations(kShipped);
   for (const char* version : {"12.9.10", "13.3.1", "13.4.4", "13.5.0"}) {
     INFO("cuda-bindings " << version);
-    Verdict verdict = judged(recorded(version), shipped);
+    Verdict verdict = judged(recorded_cuda_bindings_run(version), shipped);
     CHECK(verdict.exit_code == 0);
     CHECK((verdict.why.find("xfail") != std::string::npos || std::string(version) == "13.5.0"));
   }
@@ -106,7 +104,7 @@ TEST_CASE("the shipped layer bugs keep the H200's recorded runs green, and fixed
 
 TEST_CASE("with one cuda-bindings id of the shipped file removed, a broken version's night is red", "[expectations][layers]") {
   const Expectations shipped = load_expectations(kShipped);
-  const ResultsFile broken = read_results_file(recorded("13.3.1"));
+  const ResultsFile broken = read_results_file(recorded_cuda_bindings_run("13.3.1"));
   const Environment broken_env = environment_of(broken);
   std::size_t removed = 0;
   for (std::size_t i = 0; i < shipped.entries.size(); ++i) {
@@ -133,8 +131,8 @@ TEST_CASE("with one cuda-bindings id of the shipped file removed, a broken versi
         names_an_error |= r.status == Status::error && glob_match(glob, r.id) &&
                           find_expectation(shipped, r.id, r.params, broken_env) == &shipped.entries[i];
       if (!names_an_error) continue;
-      CHECK(judged(recorded("13.3.1"), fewer).exit_code == 1);
-      CHECK(judged(recorded("13.5.0"), fewer).exit_code == 0);  // the fixed release needs none
+      CHECK(judged(recorded_cuda_bindings_run("13.3.1"), fewer).exit_code == 1);
+      CHECK(judged(recorded_cuda_bindings_run("13.5.0"), fewer).exit_code == 0);  // the fixed release needs none
       ++removed;
     }
   }
@@ -146,7 +144,7 @@ TEST_CASE("a fixed release of a known bug shows as xpass", "[expectations][layer
   std::string text = text_of(kShipped);
   const std::string range = "\">=12.9,<13.5\"";
   for (std::size_t at; (at = text.find(range)) != std::string::npos;) text.replace(at, range.size(), "\">=12.9\"");
-  Verdict verdict = judged(recorded("13.5.0"), parse_expectations(text, "widened.jsonc"));
+  Verdict verdict = judged(recorded_cuda_bindings_run("13.5.0"), parse_expectations(text, "widened.jsonc"));
   CHECK(verdict.exit_code == 1);
   CHECK(verdict.why.find("xpass") != std::string::npos);
 }

@@ -30,7 +30,7 @@ std::string read(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-std::string refusal(const std::vector<ReportTarget>& targets) {
+std::string targets_refusal(const std::vector<ReportTarget>& targets) {
   try {
     check_report_targets(targets);
   } catch (const UsageError& e) {
@@ -39,7 +39,7 @@ std::string refusal(const std::vector<ReportTarget>& targets) {
   return "";
 }
 
-std::string refusal(const std::string& path) { return refusal({{path, "JUnit report"}}); }
+std::string targets_refusal(const std::string& path) { return targets_refusal({{path, "JUnit report"}}); }
 
 std::string write_error(const std::string& path) {
   try {
@@ -61,7 +61,7 @@ mode_t mode_of(const std::string& path) {
 TEST_CASE("report targets: new and regular files are accepted", "[report_targets]") {
   std::string dir = fresh_dir("ok");
   touch(dir + "/old.xml", "");
-  CHECK(refusal({{dir + "/new.xml", "JUnit report"}, {dir + "/old.xml", "JSON report"}}).empty());  // new, and empty
+  CHECK(targets_refusal({{dir + "/new.xml", "JUnit report"}, {dir + "/old.xml", "JSON report"}}).empty());  // new, and empty
 }
 
 TEST_CASE("report targets: a file is replaced only when it holds a report of its kind", "[report_targets]") {
@@ -77,7 +77,7 @@ TEST_CASE("report targets: a file is replaced only when it holds a report of its
   const std::string html = file("m.html", "<!DOCTYPE html>\n<html><head><title>hostcb driver matrix</title>");
   const std::string layer = file("victim_layer.py", "def launch_host_func(stream, fn, data):\n    pass\n");
   const std::string other = file("other.json", "{\"format\": \"something-else\"}");
-  CHECK(refusal({{junit, "JUnit report"}, {json, "JSON report"}, {compact, "matrix JSON"}, {markdown, "Markdown report"},
+  CHECK(targets_refusal({{junit, "JUnit report"}, {json, "JSON report"}, {compact, "matrix JSON"}, {markdown, "Markdown report"},
                  {html, "HTML report"}}).empty());
   for (const auto& [path, what] : std::vector<std::pair<std::string, std::string>>{{layer, "JSON report"},
                                                                                    {layer, "JUnit report"},
@@ -86,19 +86,19 @@ TEST_CASE("report targets: a file is replaced only when it holds a report of its
                                                                                    {junit, "Markdown report"},
                                                                                    {json, "bench HTML"}}) {
     INFO(path << " as " << what);
-    CHECK(refusal({{path, what}}) == "cannot write " + what + " '" + path + "': holds something that is not a " + what +
+    CHECK(targets_refusal({{path, what}}) == "cannot write " + what + " '" + path + "': holds something that is not a " + what +
                                           "; it would be replaced and lost: remove it, or name another file");
   }
 }
 
 TEST_CASE("report targets: empty paths, folders and non-regular files are refused", "[report_targets]") {
   std::string dir = fresh_dir("kinds");
-  CHECK(refusal("") == "cannot write JUnit report: the path is empty");
-  CHECK(contains(refusal(dir), "is a directory"));
-  CHECK(contains(refusal(dir + "/"), "names a folder"));
-  CHECK(contains(refusal("."), "names a folder"));
+  CHECK(targets_refusal("") == "cannot write JUnit report: the path is empty");
+  CHECK(contains(targets_refusal(dir), "is a directory"));
+  CHECK(contains(targets_refusal(dir + "/"), "names a folder"));
+  CHECK(contains(targets_refusal("."), "names a folder"));
   REQUIRE(::mkfifo((dir + "/fifo").c_str(), 0644) == 0);
-  CHECK(contains(refusal(dir + "/fifo"), "'" + dir + "/fifo': is a FIFO; only a regular file is replaced"));
+  CHECK(contains(targets_refusal(dir + "/fifo"), "'" + dir + "/fifo': is a FIFO; only a regular file is replaced"));
   int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
@@ -110,7 +110,7 @@ TEST_CASE("report targets: empty paths, folders and non-regular files are refuse
   REQUIRE(sock_path.size() < sizeof address.sun_path);
   std::snprintf(address.sun_path, sizeof address.sun_path, "%s", sock_path.c_str());
   REQUIRE(::bind(sock, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-  CHECK(contains(refusal(sock_path), "is a socket"));
+  CHECK(contains(targets_refusal(sock_path), "is a socket"));
   ::close(sock);
   ::unlink(sock_path.c_str());
   ::rmdir(short_dir);
@@ -121,27 +121,27 @@ TEST_CASE("report targets: a symbolic link and a read-only file are refused", "[
   std::string dir = fresh_dir("link");
   touch(dir + "/real.xml");
   REQUIRE(::symlink("real.xml", (dir + "/link.xml").c_str()) == 0);
-  CHECK(contains(refusal(dir + "/link.xml"), "is a symbolic link"));
+  CHECK(contains(targets_refusal(dir + "/link.xml"), "is a symbolic link"));
   touch(dir + "/ro.xml");
   REQUIRE(::chmod((dir + "/ro.xml").c_str(), 0444) == 0);
-  CHECK(contains(refusal(dir + "/ro.xml"), "is read-only"));  // by its mode: root may write anything
+  CHECK(contains(targets_refusal(dir + "/ro.xml"), "is read-only"));  // by its mode: root may write anything
 }
 
 TEST_CASE("report targets: a missing folder or a file as folder is refused", "[report_targets]") {
   std::string dir = fresh_dir("folder");
-  CHECK(contains(refusal(dir + "/nosuch/x.xml"), "folder '" + dir + "/nosuch': No such file or directory"));
+  CHECK(contains(targets_refusal(dir + "/nosuch/x.xml"), "folder '" + dir + "/nosuch': No such file or directory"));
   touch(dir + "/file");
-  CHECK(contains(refusal(dir + "/file/x.xml"), "Not a directory"));
+  CHECK(contains(targets_refusal(dir + "/file/x.xml"), "Not a directory"));
 }
 
 TEST_CASE("report targets: the same file named twice is refused, however it is spelled", "[report_targets]") {
   std::string dir = fresh_dir("same");
   REQUIRE(::chdir(dir.c_str()) == 0);
-  CHECK(contains(refusal({{"same.out", "JUnit report"}, {"same.out", "JSON report"}}),
+  CHECK(contains(targets_refusal({{"same.out", "JUnit report"}, {"same.out", "JSON report"}}),
                  "JSON report 'same.out' and JUnit report 'same.out' name the same file"));
-  CHECK(contains(refusal({{"x", "JUnit report"}, {"./x", "JSON report"}}), "name the same file"));
-  CHECK(contains(refusal({{dir + "/x", "JUnit report"}, {"x", "JSON report"}}), "name the same file"));
-  CHECK(refusal({{"x", "JUnit report"}, {"y", "JSON report"}}).empty());
+  CHECK(contains(targets_refusal({{"x", "JUnit report"}, {"./x", "JSON report"}}), "name the same file"));
+  CHECK(contains(targets_refusal({{dir + "/x", "JUnit report"}, {"x", "JSON report"}}), "name the same file"));
+  CHECK(targets_refusal({{"x", "JUnit report"}, {"y", "JSON report"}}).empty());
   REQUIRE(::chdir(HOSTCB_TEST_TMP) == 0);
 }
 
@@ -174,7 +174,7 @@ TEST_CASE("every report is attempted: one that cannot be written does not lose t
       {{dir + "/d.html", "HTML report"}, [] { return std::string("<html/>"); }}};
   std::vector<ReportTarget> targets;
   for (const auto& o : outputs) targets.push_back(o.target);
-  REQUIRE(refusal(targets).empty());
+  REQUIRE(targets_refusal(targets).empty());
   // Between the check and the write, the JUnit report's folder becomes a regular file
   // (root ignores permission bits, so a read-only folder would not fail).
   REQUIRE(::rmdir((dir + "/gone").c_str()) == 0);

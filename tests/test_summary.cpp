@@ -3,20 +3,15 @@
 #include <string>
 
 #include "catch_compat.hpp"
+#include "recorded_runs.hpp"
 #include "matrix/matrix.hpp"
 #include "matrix/summary_writer.hpp"
 
 using namespace hostcb;
 
-namespace {
-std::string recorded(const std::string& version) {
-  return std::string(HOSTCB_INPUTS_DIR) + "/layers/cuda-bindings-" + version + ".json";
-}
-}  // namespace
-
 TEST_CASE("the summary of one run says 1 environment, the verdict, the layer's counts and the first failures", "[summary]") {
   MatrixReport report;
-  add_results_file(report.matrix, recorded("13.3.1"));
+  add_results_file(report.matrix, recorded_cuda_bindings_run("13.3.1"));
   const std::string md = matrix_summary(report);
   CHECK(contains(md, "## hostcb: 160 scenarios in 1 environment\n"));
   CHECK_FALSE(contains(md, "1 environments"));
@@ -34,13 +29,13 @@ TEST_CASE("the summary of one run says 1 environment, the verdict, the layer's c
 
 TEST_CASE("the summary of two layer versions says what differs between them, and green when all pass", "[summary]") {
   MatrixReport fixed;
-  add_results_file(fixed.matrix, recorded("13.5.0"));
+  add_results_file(fixed.matrix, recorded_cuda_bindings_run("13.5.0"));
   CHECK(contains(matrix_summary(fixed), "**green**"));
   CHECK_FALSE(contains(matrix_summary(fixed), "First failures"));
 
   MatrixReport both;
-  add_results_file(both.matrix, recorded("13.3.1"));
-  add_results_file(both.matrix, recorded("13.5.0"));
+  add_results_file(both.matrix, recorded_cuda_bindings_run("13.3.1"));
+  add_results_file(both.matrix, recorded_cuda_bindings_run("13.5.0"));
   const std::string md = matrix_summary(both);
   CHECK(contains(md, "160 scenarios in 2 environments"));
   CHECK(contains(md, "### What differs: 88 scenario(s)"));

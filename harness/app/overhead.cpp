@@ -1,5 +1,7 @@
 #include "app/overhead.hpp"
 
+#include "app/bench_stats.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -13,11 +15,6 @@ namespace hostcb {
 namespace {
 
 void bare_host_fn(void* counter) { static_cast<std::atomic<std::uint64_t>*>(counter)->fetch_add(1, std::memory_order_relaxed); }
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values.empty() ? 0 : values[values.size() / 2];
-}
 
 // Per-launch microseconds for `launches` launches of `exec`.
 double time_launches(cudaGraphExec_t exec, cudaStream_t stream, int launches, bool sync_each) {

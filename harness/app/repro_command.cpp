@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "app/command.hpp"
+#include "app/options.hpp"
 #include "cuda/adapter_names.hpp"
 #include "model/errors.hpp"
 #include "repro/family_steps.hpp"
@@ -51,14 +52,6 @@ std::string adapter_header_folder() {
   for (const auto& c : candidates)
     if (fs::exists(c / "hostcb" / "adapter.h")) return fs::weakly_canonical(c).string();
   return "INCLUDE_DIR_OF_hostcb/adapter.h";
-}
-
-std::string shell_quote(const std::string& text) {
-  if (text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-=:,@") == std::string::npos)
-    return text;
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 class ReproCommand final : public Command {
@@ -104,15 +97,15 @@ class ReproCommand final : public Command {
     const fs::path file = fs::absolute(fs::path(out_) / (target.python ? "repro.py" : "repro.cpp")).lexically_normal();
     const fs::path binary = file.parent_path() / "repro";
     if (target.python) {
-      header.command = "python3 " + shell_quote(file.string());
+      header.command = "python3 " + shell_quoted({file.string()});
     } else if (target.plugin.empty()) {
-      header.command = "nvcc -o " + shell_quote(binary.string()) + " " + shell_quote(file.string()) + " && " +
-                       shell_quote(binary.string());
+      header.command = "nvcc -o " + shell_quoted({binary.string()}) + " " + shell_quoted({file.string()}) + " && " +
+                       shell_quoted({binary.string()});
     } else {
       const fs::path library = fs::absolute(target.plugin);
-      header.command = "nvcc -o " + shell_quote(binary.string()) + " " + shell_quote(file.string()) + " -I" +
-                       shell_quote(adapter_header_folder()) + " " + shell_quote(library.string()) + " -Xlinker -rpath," +
-                       shell_quote(library.parent_path().string()) + " && " + shell_quote(binary.string());
+      header.command = "nvcc -o " + shell_quoted({binary.string()}) + " " + shell_quoted({file.string()}) + " -I" +
+                       shell_quoted({adapter_header_folder()}) + " " + shell_quoted({library.string()}) + " -Xlinker -rpath," +
+                       shell_quoted({library.parent_path().string()}) + " && " + shell_quoted({binary.string()});
     }
     std::unique_ptr<repro::Writer> writer =
         target.python ? repro::python_writer(read_file(target.module)) : repro::cpp_writer(!target.plugin.empty(), target.options);

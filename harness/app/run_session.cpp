@@ -4,6 +4,7 @@
 #include <random>
 
 #include "app/expectations.hpp"
+#include "app/rerun_commands.hpp"
 #include "exec/interrupt.hpp"
 #include "exec/poisoned_frees.hpp"
 #include "model/errors.hpp"
@@ -19,6 +20,7 @@ RunSession::RunSession(const SessionOptions& options) {
   if (!options.execution.no_poison) poison_frees_in_workers();  // before any thread of ours runs
   install_interrupt_handlers();
   execution_ = execution_options(options.execution, options.adapters);
+  adapters_ = options.adapters;
   const bool all = options.device == kAllDevicesName;
   env_ = environment_for(all ? 0 : device_ordinal(options.device), options.command_line);
   devices_ = devices_for(options.device, env_);
@@ -109,6 +111,7 @@ Result RunSession::stamped(const Result& finished, const Tag& tag) const {
   if (tag.device >= 0) r.device = tag.device;
   if (tag.pass > 0) r.iteration = tag.pass;
   if (expectations_) apply_expectation(r, *expectations_, env_);  // before any reporter sees it
+  add_rerun_commands(r, adapters_);
   return r;
 }
 

@@ -102,6 +102,7 @@ class RunSession {
   Environment env_;
   std::vector<int> devices_;
   ExecutionOptions execution_;
+  std::vector<std::string> adapters_;  // --adapter as given, for the rerun commands
   const Expectations* expectations_ = nullptr;
   std::optional<std::uint64_t> shuffle_seed_;
   StopPolicy stop_;

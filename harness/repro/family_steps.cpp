@@ -1,6 +1,7 @@
 #include "repro/family_steps.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "model/errors.hpp"
 
@@ -144,6 +145,49 @@ void update(const Params& p, const Header& header, Writer& out) {
 std::string families_with_steps() {
   return "replay, stream_callback (gate=open) and update (case=exec_set_params, graph_set_params, upload, "
          "exec_set_params_second, graph_set_params_second)";
+}
+
+// A Writer that writes nothing: has_steps asks write_steps whether it would refuse.
+class NoWriter final : public Writer {
+ public:
+  void begin(const Header&, int) override {}
+  std::string stream() override { return ""; }
+  void begin_capture(const std::string&, int) override {}
+  std::string end_capture(const std::string&) override { return ""; }
+  std::string create_graph() override { return ""; }
+  std::string host_nodes(const std::string&, int) override { return ""; }
+  std::string node(const std::string&, int) override { return ""; }
+  std::string instantiate(const std::string&) override { return ""; }
+  void upload(const std::string&, const std::string&) override {}
+  void launch(const std::string&, const std::string&) override {}
+  void synchronize(const std::string&) override {}
+  void destroy_exec(const std::string&) override {}
+  void destroy_graph(const std::string&) override {}
+  void layer_begin_capture(const std::string&, int) override {}
+  std::string layer_end_capture(const std::string&) override { return ""; }
+  void layer_launch_host_func(const std::string&, int) override {}
+  std::string layer_add_host_node(const std::string&, const std::vector<std::string>&, int) override { return ""; }
+  void layer_add_stream_callback(const std::string&, int) override {}
+  void layer_graph_set_host_node(const std::string&, const std::string&, int) override {}
+  void layer_exec_set_host_node(const std::string&, const std::string&, int) override {}
+  void launches(std::int64_t) override {}
+  void end_launches() override {}
+  void expect_calls(int, Expected, const std::string&) override {}
+  void expect_order(const std::vector<int>&) override {}
+  void expect_callback_arguments(const std::string&) override {}
+  std::string finish() override { return ""; }
+};
+
+bool has_steps(const std::string& family, const Params& params) {
+  NoWriter nothing;
+  try {
+    write_steps(family, params, Header{}, nothing);
+    return true;
+  } catch (const UsageError&) {
+    return false;
+  } catch (const std::out_of_range&) {  // an axis the steps read is missing
+    return false;
+  }
 }
 
 void write_steps(const std::string& family, const Params& params, const Header& header, Writer& out) {

@@ -14,6 +14,9 @@ namespace hostcb::repro {
 // The families (and their cases) that have steps, for messages: "replay, stream_callback, ...".
 std::string families_with_steps();
 
+// Whether write_steps has steps for this scenario (failure lines offer `hostcb repro` then).
+bool has_steps(const std::string& family, const Params& params);
+
 // Tells `out` the steps of scenario `family` with `params`, from begin() to finish()'s
 // last check. Throws UsageError when the family, or this combination of its axes, has no
 // steps yet, naming what has.
