@@ -208,7 +208,9 @@ TEST_CASE("loading expectations takes time linear in the file's size", "[expecta
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   REQUIRE(ex.entries.size() == static_cast<std::size_t>(n));
   CHECK(ex.entries.back().line == n + 2);
-  CHECK(seconds < 5);  // counting lines per entry from the start took minutes here
+  // Counting lines per entry from the start took minutes here (plain build); linear takes
+  // 0.4 s, and 8 s under AddressSanitizer on 2 loaded cores: the bound tells the two apart.
+  CHECK(seconds < 60);
 }
 
 TEST_CASE("an expectations path that is a directory says so", "[expectations]") {
