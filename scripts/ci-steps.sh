@@ -12,6 +12,7 @@ Usage: scripts/ci-steps.sh wheel [OUT-DIR]
        scripts/ci-steps.sh pytest NAME [--require-gpu] [-- PYTEST-ARGS...]
        scripts/ci-steps.sh run NAME [--require-gpu] [-- HOSTCB-RUN-ARGS...]
        scripts/ci-steps.sh merge ARTIFACTS-DIR
+       scripts/ci-steps.sh comment PR-NUMBER [OWNER/NAME]
        scripts/ci-steps.sh build [CMAKE-ARGS...]
        scripts/ci-steps.sh subcommands
 
@@ -42,6 +43,11 @@ merge    the merge job: every hostcb.json under ARTIFACTS-DIR (the jobs' downloa
          artifacts) into one matrix in $CI_OUT/matrix.{md,html,json} and a short summary,
          $CI_OUT/summary.md (for a pull-request comment), appended to $GITHUB_STEP_SUMMARY
          when that is set, naming the neutral jobs. Exit: hostcb report's, or 1 when a job went red
+comment  posts $CI_OUT/summary.md on pull request PR-NUMBER of OWNER/NAME (default $GH_REPO,
+         else $GITHUB_REPOSITORY) with the GitHub CLI, gh (GH_TOKEN in the environment):
+         edits the comment an earlier run posted, found by the marker line merge writes at
+         the top of summary.md (never another comment, whoever wrote it), or adds one. Needs no
+         git repository: the merge job's workspace is none
 build    configure and build into $HOSTCB_BUILD_DIR (default build) with scripts/build.sh, for
          a CI that runs hostcb from a build: scripts/setup.sh first, which installs the
          build's missing Debian packages with sudo apt-get (apt-get as root; it says so before
@@ -280,8 +286,34 @@ step_merge() {
     printf '\nNeutral (nothing ran there, not a failure): %s\n' "$neutral" >>"$out/summary.md"
   fi
   if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -f "$out/summary.md" ]; then cat "$out/summary.md" >>"$GITHUB_STEP_SUMMARY"; fi
+  # The marker the comment step finds its own comment by: an HTML comment, invisible on the page.
+  if [ -f "$out/summary.md" ]; then
+    { echo "$comment_marker"; cat "$out/summary.md"; } >"$out/summary.md.new" && mv "$out/summary.md.new" "$out/summary.md"
+  fi
   [ "$rc" = 0 ] || return "$rc"
   return "$red"
+}
+
+comment_marker='<!-- hostcb summary (scripts/ci-steps.sh comment edits the comment that starts so) -->'
+
+step_comment() {
+  local pr="${1:-}" repo="${2:-${GH_REPO:-${GITHUB_REPOSITORY:-}}}" body="$out/summary.md" ids id
+  [[ "$pr" =~ ^[0-9]+$ ]] || { echo "ci-steps.sh: comment needs the pull request's number, not '$pr'" >&2; return 2; }
+  [[ "$repo" =~ ^[^/[:space:]]+/[^/[:space:]]+$ ]] ||
+    { echo "ci-steps.sh: comment needs the repository as OWNER/NAME (or GH_REPO), not '$repo'" >&2; return 2; }
+  [ -f "$body" ] || { echo "ci-steps.sh: comment: no $body (the merge step writes it)" >&2; return 2; }
+  [ "$(head -n 1 "$body")" = "$comment_marker" ] ||
+    { echo "ci-steps.sh: comment: $body does not start with the marker merge writes" >&2; return 2; }
+  # The comments already on the pull request that start with the marker: ours. The last wins.
+  ids="$(gh api --paginate "repos/$repo/issues/$pr/comments" \
+    --jq ".[] | select(.body | startswith(\"$comment_marker\")) | .id")" || return 1
+  id="$(printf '%s\n' "$ids" | grep -E '^[0-9]+$' | tail -n 1)"
+  if [ -n "$id" ]; then
+    gh api --method PATCH "repos/$repo/issues/comments/$id" -F "body=@$body" >/dev/null &&
+      echo "ci-steps.sh: edited comment $id on $repo#$pr"
+  else
+    gh pr comment "$pr" --repo "$repo" --body-file "$body"
+  fi
 }
 
 command="${1:-}"
@@ -292,8 +324,9 @@ case "$command" in
   pytest) step_pytest "$@" ;;
   run) step_run "$@" ;;
   merge) step_merge "$@" ;;
+  comment) step_comment "$@" ;;
   build) step_build "$@" ;;
-  subcommands) printf '%s\n' wheel install pytest run merge build subcommands ;;
+  subcommands) printf '%s\n' wheel install pytest run merge comment build subcommands ;;
   -h | --help) usage ;;
   *) usage >&2; exit 2 ;;
 esac

@@ -409,6 +409,14 @@ for job_name, job in gh.items():
     if "sudo" in str(job) and "apt-get" in str(job):
         problems.append("job %s runs sudo apt-get in its YAML" % job_name)
 
+# The pull request's comments (tests/ci/gh keeps them as files), one from someone else already.
+comments = os.path.join(work, "comments")
+os.makedirs(comments, exist_ok=True)
+FOREIGN = "<!-- another bot -->\nLGTM\n"
+with open(os.path.join(comments, "999"), "w") as f:
+    f.write(FOREIGN)
+base_env["STANDIN_COMMENTS"] = comments
+
 # One pull request where every runner has its GPU.
 results, store, log = github_run("pr")
 wheel_archs = check_wheel_file(os.path.join(store["hostcb-wheel"][0], os.listdir(store["hostcb-wheel"][0])[0]))
@@ -449,11 +457,28 @@ if sorted(set(downloads)) != sorted(n for n in store if n == "hostcb-wheel" or n
 summary = open(os.path.join(merge_ws, "ci-out/summary.md")).read()
 if "%d environments" % len(layer_jobs) not in summary:
     problems.append("the merged summary does not count %d environments: %s" % (len(layer_jobs), summary[:300]))
-comment = log + ".comment.md"
-if not os.path.exists(comment) or open(comment).read() != summary:
-    problems.append("the pull request got no comment holding the merged summary")
-if "gh pr comment 36 --edit-last --create-if-none --body-file ci-out/summary.md" not in open(log).read():
-    problems.append("the comment step did not call gh pr comment on the pull request: %s" % open(log).read()[-400:])
+
+
+def our_comments():
+    """The pull request's comments that start with merge's marker, by id; and the other one."""
+    ours = {}
+    for name in sorted(os.listdir(comments)):
+        body = open(os.path.join(comments, name)).read()
+        if name != "999":
+            ours[name] = body
+    if open(os.path.join(comments, "999")).read() != FOREIGN:
+        problems.append("the comment step changed a comment it did not write (999)")
+    return ours
+
+
+ours = our_comments()
+if list(ours.values()) != [summary]:
+    problems.append("the pull request has %d comments from the run, not one holding the merged summary: %s" %
+                    (len(ours), [b[:80] for b in ours.values()]))
+if not summary.startswith("<!-- hostcb summary"):
+    problems.append("the merged summary does not start with the marker the comment step finds it by: %s" % summary[:80])
+if "gh pr comment 36 --repo org/layer --body-file ci-out/summary.md" not in open(log).read():
+    problems.append("the comment step did not add its comment on org/layer#36: %s" % open(log).read()[-400:])
 
 # The same pull request, with one runner's GPU gone: its jobs fail with the reason, the merge is red.
 gone = str(matrix_rows(gh["layers"]["strategy"])[-1]["runner"])
@@ -465,6 +490,14 @@ for label, ws, failed in results["layers:jobs"]:
         problems.append("%s failed without saying --require-gpu: %s" % (label, open(os.path.join(ws, ".failure")).read()[-300:]))
 if results["merge"] != "failure":
     problems.append("the merge job was %s over a red job" % results["merge"])
+# The second push's comment edits the first run's, not a new one and not the other bot's.
+red_summary = open(os.path.join(results["merge:jobs"][0][1], "ci-out/summary.md")).read()
+ours = our_comments()
+if list(ours.values()) != [red_summary]:
+    problems.append("after a second run the pull request has %d comments from the runs, not the first one edited: %s" %
+                    (len(ours), [b[:80] for b in ours.values()]))
+if not re.search(r"gh api --method PATCH repos/org/layer/issues/comments/\d+ -F body=@ci-out/summary.md", open(log).read()):
+    problems.append("the second run's comment step did not edit the first comment: %s" % open(log).read()[-400:])
 
 # ---- GitLab CI: the same jobs, its way (artifacts unpacked into the same folders).
 gl = gitlab
