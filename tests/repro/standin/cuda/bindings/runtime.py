@@ -33,7 +33,7 @@ class cudaStreamCaptureMode(enum.IntEnum):
 
 class cudaGraphNodeType(enum.IntEnum):
     cudaGraphNodeTypeKernel = 0
-    cudaGraphNodeTypeHost = 2
+    cudaGraphNodeTypeHost = 3
 
 
 class _Handle:
@@ -151,8 +151,9 @@ def cudaGraphAddHostNode(graph, pDependencies, numDependencies, nodeParams):
 
 
 def cudaGraphGetNodes(graph, numNodes=0):
+    """As the bindings': numNodes 0 gives the count only (no list)."""
     nodes = [cudaGraphNode_t(n) for n in _graphs[int(graph)]]
-    return cudaError_t.cudaSuccess, nodes, len(nodes)
+    return cudaError_t.cudaSuccess, (nodes[:numNodes] if numNodes else None), len(nodes)
 
 
 def cudaGraphNodeGetType(node):
