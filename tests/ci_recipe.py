@@ -190,6 +190,32 @@ github, gitlab = parse_yaml(blocks[0]), parse_yaml(blocks[1])
 pin = github["env"]["HOSTCB_REF"]
 if pin != gitlab["variables"]["HOSTCB_REF"]:
     fail("the GitHub and GitLab recipes pin different hostcb refs: %s, %s" % (pin, gitlab["variables"]["HOSTCB_REF"]))
+# The pin must exist: a commit of hostcb (this repository's history), at which the files the
+# recipe runs (ci-steps.sh, the Python package and its pytest plugin) are what they are here,
+# so the recipe as written works at the commit it names. A copy that is no git checkout, or a
+# shallow clone without the commit, cannot tell: said, not failed.
+RECIPE_FILES = ["scripts/ci-steps.sh", "python/hostcb"]
+if not re.fullmatch(r"[0-9a-f]{40}", pin):
+    fail("the recipes pin %r: pin a commit (40 hex digits), which exists; no release tag does yet" % pin)
+is_git = subprocess.run(["git", "-C", src, "rev-parse", "--git-dir"], capture_output=True).returncode == 0
+if not is_git:
+    print("ci_recipe: %s is no git checkout: the pin %s not checked against its history" % (src, pin))
+elif subprocess.run(["git", "-C", src, "cat-file", "-e", pin + "^{commit}"], capture_output=True).returncode != 0:
+    shallow = subprocess.run(["git", "-C", src, "rev-parse", "--is-shallow-repository"], capture_output=True,
+                             text=True).stdout.strip() == "true"
+    if not shallow:
+        fail("the recipes pin %s, which is no commit of this repository" % pin)
+    print("ci_recipe: a shallow clone without %s: the pin not checked against its history" % pin)
+else:
+    changed = subprocess.run(["git", "-C", src, "diff", "--name-only", pin, "--"] + RECIPE_FILES, capture_output=True,
+                             text=True, check=True).stdout.split()
+    if changed:
+        last = subprocess.run(["git", "-C", src, "log", "-1", "--format=%H", "--"] + RECIPE_FILES, capture_output=True,
+                              text=True).stdout.strip()
+        fail("the recipes pin %s, where %s differ from this tree's: the recipe as written needs them as they are here. "
+             "Pin a commit that has them (%s, the last to change them, once they are committed)" %
+             (pin[:12], ", ".join(changed), last[:40] or "commit them first"))
+
 shutil.rmtree(work, ignore_errors=True)
 repo = os.path.join(work, "hostcb-repo")
 os.makedirs(repo)
@@ -208,10 +234,14 @@ for name in filter(None, files):
         shutil.copy2(os.path.join(src, name), os.path.join(repo, name))
 git_env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
                GIT_COMMITTER_EMAIL="t@t")
-for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "hostcb at the pin"], ["tag", pin]):
+for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "hostcb at the pin"],
+            ["config", "uploadpack.allowAnySHA1InWant", "true"]):  # fetch by commit, as the hosts allow
     subprocess.run(["git", "-C", repo] + cmd, check=True, env=git_env, capture_output=True)
 pinned_commit = subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"], capture_output=True, text=True,
                                check=True).stdout.strip()
+# This repository stands for hostcb's: its commit stands for the pinned one, in both recipes.
+pin = pinned_commit
+github["env"]["HOSTCB_REF"] = gitlab["variables"]["HOSTCB_REF"] = pin
 # A later commit on the default branch: a checkout that ignores the pin gets this one.
 with open(os.path.join(repo, "UNPINNED"), "w") as f:
     f.write("a commit after the pin\n")
