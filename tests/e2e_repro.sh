@@ -70,8 +70,10 @@ fi
 "$cc" -shared -fPIC -Wall -Wextra -Werror -I"$cuda_include" -I"$src/harness/include" -o "$work/oneshot_plugin.so" \
   "$src/tests/repro/oneshot_plugin.c" -L"$work" -lcudart_standin -Wl,-rpath,"$work" || fail "the oneshot plugin does not build"
 : >"$work/cpp-ids"
+# update's captures only: each C++ program is a compile, a second apiece on CI's 2 cores,
+# and the Python part above covers update's host nodes too.
 for f in 'replay/api=runtime/forward=oneshot/*sync=end' 'update/api=runtime/forward=oneshot/*build=capture/*' \
-  'update/api=runtime/forward=oneshot/*build=node/*' 'stream_callback/api=runtime/forward=oneshot/gate=open/*'; do
+  'stream_callback/api=runtime/forward=oneshot/gate=open/*'; do
   ids_of "$f" >>"$work/cpp-ids"
 done
 cpp_run() {  # cpp_run ID DIR [PLUGIN]: writes, builds and runs the reproducer; prints its exit code
@@ -99,7 +101,7 @@ while IFS=$'\t' read -r id mark; do
     passed=$((passed + 1))
   fi
 done <"$work/cpp-ids"
-[ "$caught" -ge 10 ] && [ "$passed" -ge 5 ] || fail "too few C++ reproducers: $caught failing, $passed passing"
+[ "$caught" -ge 10 ] && [ "$passed" -ge 4 ] || fail "too few C++ reproducers: $caught failing, $passed passing"
 # forward=direct: CUDA's own calls; one id of each kind of step.
 for id in 'replay/api=runtime/forward=direct/build=capture_relaxed/replays=5/sync=each' \
   'update/api=runtime/forward=direct/case=graph_set_params_second/build=node/replays=2' \
