@@ -7,26 +7,17 @@
 #include "app/rerun_commands.hpp"
 #include "catch_compat.hpp"
 #include "cuda/forwarding.hpp"
+#include "idle_layer.hpp"
 
 using namespace hostcb;
 
 namespace {
 
 // A layer from outside hostcb, as an adapter registers it; its operations never run here.
-class OutsideLayer final : public Forwarder {
+class OutsideLayer final : public IdleLayer {
  public:
   explicit OutsideLayer(const char* name) : name_(name) {}
   const char* name() const override { return name_; }
-  void launch_host_func(const GraphApi&, cudaStream_t, HostFn, void*) override {}
-  cudaGraphNode_t add_host_node(const GraphApi&, cudaGraph_t, const std::vector<cudaGraphNode_t>&, HostFn,
-                                void*) override {
-    return nullptr;
-  }
-  void add_stream_callback(const GraphApi&, cudaStream_t, StatusFn, void*) override {}
-  void begin_capture(const GraphApi&, cudaStream_t, CaptureMode) override {}
-  Graph end_capture(const GraphApi&, cudaStream_t) override { return Graph(); }
-  void graph_set_host_node(const GraphApi&, cudaGraph_t, cudaGraphNode_t, HostFn, void*) override {}
-  void exec_set_host_node(const GraphApi&, cudaGraphExec_t, cudaGraphNode_t, HostFn, void*) override {}
 
  private:
   const char* name_;

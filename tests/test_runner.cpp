@@ -1,4 +1,5 @@
 #include "catch_compat.hpp"
+#include "idle_layer.hpp"
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -215,19 +216,9 @@ TEST_CASE("the context is checked through CUDA's answer, whatever axes a family 
 namespace {
 // A layer whose records are freed 50 ms after the body that made them ends, on a thread of
 // its own, as CUDA frees graph-owned records after their graph goes.
-class LateFreeing final : public Forwarder {
+class LateFreeing final : public IdleLayer {
  public:
   const char* name() const override { return "late_freeing_test_layer"; }
-  void launch_host_func(const GraphApi&, cudaStream_t, HostFn, void*) override {}
-  cudaGraphNode_t add_host_node(const GraphApi&, cudaGraph_t, const std::vector<cudaGraphNode_t>&, HostFn,
-                                void*) override {
-    return nullptr;
-  }
-  void add_stream_callback(const GraphApi&, cudaStream_t, StatusFn, void*) override {}
-  void begin_capture(const GraphApi&, cudaStream_t, CaptureMode) override {}
-  Graph end_capture(const GraphApi&, cudaStream_t) override { return Graph(); }
-  void graph_set_host_node(const GraphApi&, cudaGraph_t, cudaGraphNode_t, HostFn, void*) override {}
-  void exec_set_host_node(const GraphApi&, cudaGraphExec_t, cudaGraphNode_t, HostFn, void*) override {}
   std::int64_t live_records() const override { return live.load(); }
   void make_and_free_later(std::int64_t records, bool ever) {
     live += records;
