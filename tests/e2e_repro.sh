@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# hostcb repro against CPU stand-ins of CUDA (issue 44): the reproducers of replay, update
-# and stream_callback must fail exactly where the scenario fails and pass where it passes.
+# hostcb repro against CPU stand-ins of CUDA (issue 44): the reproducers of replay, update,
+# stream_callback and lifetime must fail exactly where the scenario fails and pass where it passes.
 #   Python: each id through forward=cuda_bindings_runtime, run under a stand-in of
 #     cuda.bindings.runtime (tests/repro/standin/), correct and with the bug of the
 #     bindings before 13.5.0. Correct: every program passes. Buggy: exactly the ids that the
@@ -20,7 +20,8 @@ standin_py="$src/tests/repro/standin"
 ids_of() {  # ids_of FILTER: the ids (first column) of `hostcb list --controls`, replays 1 and 2
   "$hostcb" list --controls --filter "$1" --axis replays=1,2 2>/dev/null
 }
-families='replay/api=runtime/forward=direct/* update/api=runtime/forward=direct/* stream_callback/api=runtime/forward=direct/*'
+families='replay/api=runtime/forward=direct/* update/api=runtime/forward=direct/* stream_callback/api=runtime/forward=direct/*
+  lifetime/api=runtime/forward=direct/*'
 
 # ---- Python ----
 written=0 refused=0 python_ran=0 python_failed=0
@@ -73,7 +74,7 @@ fi
 # update's captures only: each C++ program is a compile, a second apiece on CI's 2 cores,
 # and the Python part above covers update's host nodes too.
 for f in 'replay/api=runtime/forward=oneshot/*sync=end' 'update/api=runtime/forward=oneshot/*build=capture/*' \
-  'stream_callback/api=runtime/forward=oneshot/gate=open/*'; do
+  'stream_callback/api=runtime/forward=oneshot/gate=open/*' 'lifetime/api=runtime/forward=oneshot/*build=node/*'; do
   ids_of "$f" >>"$work/cpp-ids"
 done
 cpp_run() {  # cpp_run ID DIR [PLUGIN]: writes, builds and runs the reproducer; prints its exit code
@@ -124,7 +125,7 @@ expect_refusal() {  # expect_refusal WHAT ARGS...
   [ ! -e "$work/refused/repro.py" ] && [ ! -e "$work/refused/repro.cpp" ] || fail "repro $what wrote a program"
 }
 expect_refusal "of an unknown family" 'nosuch/api=runtime/forward=direct'
-expect_refusal "of a family without steps" 'lifetime/api=runtime/forward=direct/case=two_execs/build=capture/replays=2'
+expect_refusal "of a family without steps" 'lifetime/api=runtime/forward=direct/case=user_object/build=capture/replays=2'
 expect_refusal "of a built-in known-bad layer" 'replay/api=runtime/forward=oneshot/build=node/replays=2/sync=end'
 expect_refusal "with a missing plugin" 'replay/api=runtime/forward=direct/build=node/replays=2/sync=end' --adapter "$work/none.so"
 echo "e2e_repro: ok"

@@ -82,7 +82,7 @@ TEST_CASE("no reproducer is offered for hostcb's own layers or a family without 
   CHECK(property(own, "rerun") == "hostcb run --filter " + own.id);
   CHECK(property(own, "reproduce") == "(none)");
 
-  Result no_steps = bad("lifetime/api=runtime/forward=mylayer/case=two_execs/build=capture/replays=2");
+  Result no_steps = bad("lifetime/api=runtime/forward=mylayer/case=user_object/build=capture/replays=2");
   add_rerun_commands(no_steps, {"libmylayer.so"});
   CHECK(property(no_steps, "rerun") != "(none)");
   CHECK(property(no_steps, "reproduce") == "(none)");

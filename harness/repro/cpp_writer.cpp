@@ -112,6 +112,17 @@ class CppWriter final : public Writer {
     line("CHECK(cudaGraphCreate(&" + g + ", 0));");
     return g;
   }
+  std::string clone(const std::string& graph) override {
+    const std::string g = name("graph");
+    line("cudaGraph_t " + g + ";");
+    line("CHECK(cudaGraphClone(&" + g + ", " + graph + "));");
+    return g;
+  }
+  void add_child_graph_node(const std::string& parent, const std::string& child) override {
+    const std::string n = name("node");
+    line("cudaGraphNode_t " + n + ";");
+    line("CHECK(cudaGraphAddChildGraphNode(&" + n + ", " + parent + ", nullptr, 0, " + child + "));");
+  }
   std::string host_nodes(const std::string& graph, int expected) override {
     const std::string n = name("nodes");
     line("const std::vector<cudaGraphNode_t> " + n + " = host_nodes(" + graph + ", " + std::to_string(expected) + ");");

@@ -140,11 +140,70 @@ void update(const Params& p, const Header& header, Writer& out) {
   out.destroy_graph(graph);
 }
 
+// Launches `exec` `launches` times, synchronizing after each: each of `sites` is called
+// once a launch, from `before` calls (cases/host_chain.cpp's launch_and_check, per site).
+void launches_calling(Writer& out, const std::string& exec, const std::string& stream, std::int64_t launches,
+                      int sites, std::int64_t before, const std::string& which) {
+  out.launches(launches);
+  out.launch(exec, stream);
+  out.synchronize(stream);
+  for (int site = 0; site < sites; ++site) out.expect_calls(site, {1, before}, "[count] " + which + ": after launch");
+  out.end_launches();
+}
+
+// cases/lifetime.cu: what a host node needs outlives the graph it was built in.
+void lifetime(const Params& p, const Header& header, Writer& out) {
+  const std::string what = p.get("case");
+  const std::string build = p.get("build");
+  const std::int64_t n = p.get_count("replays");
+  if (what == "graph_destroyed") {
+    out.begin(header, 2);
+    const std::string stream = out.stream();
+    const std::string graph = host_chain(out, stream, build, 0, 2);
+    const std::string exec = out.instantiate(graph);
+    out.destroy_graph(graph);
+    launches_calling(out, exec, stream, n, 2, 0, "the exec of a destroyed graph");
+    out.destroy_exec(exec);
+  } else if (what == "two_execs") {
+    out.begin(header, 1);
+    const std::string stream = out.stream();
+    const std::string graph = host_chain(out, stream, build, 0, 1);
+    const std::string first = out.instantiate(graph);
+    const std::string second = out.instantiate(graph);
+    launches_calling(out, first, stream, n, 1, 0, "the first exec");
+    launches_calling(out, second, stream, n, 1, n, "the second exec");
+    out.destroy_graph(graph);
+    out.destroy_exec(first);
+    launches_calling(out, second, stream, 1, 1, 2 * n, "the second exec, its graph and the first exec destroyed");
+    out.destroy_exec(second);
+  } else if (what == "clone" || what == "child_graph") {
+    out.begin(header, 2);
+    const std::string stream = out.stream();
+    const std::string built = host_chain(out, stream, build, 0, 2);
+    std::string graph;
+    if (what == "clone") {
+      graph = out.clone(built);
+    } else {
+      graph = out.create_graph();
+      out.add_child_graph_node(graph, built);
+    }
+    out.destroy_graph(built);
+    const std::string exec = out.instantiate(graph);
+    launches_calling(out, exec, stream, n, 2, 0, what == "clone" ? "the clone's exec" : "the parent graph's exec");
+    out.destroy_exec(exec);
+    out.destroy_graph(graph);
+  } else {
+    throw UsageError("lifetime has reproducer steps for case=graph_destroyed, two_execs, clone and child_graph; "
+                     "not yet for case=" + what);
+  }
+}
+
 }  // namespace
 
 std::string families_with_steps() {
-  return "replay, stream_callback (gate=open) and update (case=exec_set_params, graph_set_params, upload, "
-         "exec_set_params_second, graph_set_params_second)";
+  return "replay, stream_callback (gate=open), update (case=exec_set_params, graph_set_params, upload, "
+         "exec_set_params_second, graph_set_params_second) and lifetime (case=graph_destroyed, two_execs, clone, "
+         "child_graph)";
 }
 
 // A Writer that writes nothing: has_steps asks write_steps whether it would refuse.
@@ -155,6 +214,8 @@ class NoWriter final : public Writer {
   void begin_capture(const std::string&, int) override {}
   std::string end_capture(const std::string&) override { return ""; }
   std::string create_graph() override { return ""; }
+  std::string clone(const std::string&) override { return ""; }
+  void add_child_graph_node(const std::string&, const std::string&) override {}
   std::string host_nodes(const std::string&, int) override { return ""; }
   std::string node(const std::string&, int) override { return ""; }
   std::string instantiate(const std::string&) override { return ""; }
@@ -194,6 +255,7 @@ void write_steps(const std::string& family, const Params& params, const Header& 
   if (family == "replay") return replay(params, header, out);
   if (family == "stream_callback") return stream_callback(params, header, out);
   if (family == "update") return update(params, header, out);
+  if (family == "lifetime") return lifetime(params, header, out);
   throw UsageError("no reproducer steps for the family " + family + " yet; there are for " + families_with_steps());
 }
 

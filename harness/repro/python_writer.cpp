@@ -99,6 +99,15 @@ class PythonWriter final : public Writer {
     line(g + " = cuda(\"cudaGraphCreate\", runtime.cudaGraphCreate(0))");
     return g;
   }
+  std::string clone(const std::string& graph) override {
+    const std::string g = name("graph");
+    line(g + " = cuda(\"cudaGraphClone\", runtime.cudaGraphClone(runtime.cudaGraph_t(init_value=" + graph + ")))");
+    return g;
+  }
+  void add_child_graph_node(const std::string& parent, const std::string& child) override {
+    line("cuda(\"cudaGraphAddChildGraphNode\", runtime.cudaGraphAddChildGraphNode(runtime.cudaGraph_t(init_value=" + parent +
+         "), [], 0, runtime.cudaGraph_t(init_value=" + child + ")))");
+  }
   std::string host_nodes(const std::string& graph, int expected) override {
     const std::string n = name("nodes");
     line(n + " = host_nodes(" + graph + ", " + std::to_string(expected) + ")");

@@ -40,6 +40,9 @@ class Writer {
   virtual void begin_capture(const std::string& stream, int mode) = 0;  // CUDA's, mode 0 global 1 thread-local 2 relaxed
   virtual std::string end_capture(const std::string& stream) = 0;
   virtual std::string create_graph() = 0;
+  virtual std::string clone(const std::string& graph) = 0;
+  // A child-graph node in `parent` holding (a copy of) `child`.
+  virtual void add_child_graph_node(const std::string& parent, const std::string& child) = 0;
   // The graph's host nodes, in the order cudaGraphGetNodes lists them; `expected` of them.
   virtual std::string host_nodes(const std::string& graph, int expected) = 0;
   virtual std::string node(const std::string& nodes, int index) = 0;

@@ -88,6 +88,25 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *node, cudaGraph_t graph, const
   (void)num_deps; /* nodes run in the order they were added, which every edge respects */
   return add_node(graph, params->fn, params->userData, node);
 }
+cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t original) {
+  cudaGraphCreate(clone, 0);
+  for (size_t k = 0; k < original->count; ++k) add_node(*clone, original->nodes[k]->fn, original->nodes[k]->user_data, NULL);
+  return cudaSuccess;
+}
+/* The child's nodes copied into the graph, in their order: a launch runs them in place. */
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                       size_t num_deps, cudaGraph_t child) {
+  (void)deps;
+  (void)num_deps;
+  *node = NULL;
+  for (size_t k = 0; k < child->count; ++k) {
+    cudaGraphNode_t added;
+    cudaError_t err = add_node(graph, child->nodes[k]->fn, child->nodes[k]->user_data, &added);
+    if (err != cudaSuccess) return err;
+    if (!*node) *node = added;
+  }
+  return cudaSuccess;
+}
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count) {
   if (nodes)
     for (size_t k = 0; k < graph->count && k < *count; ++k) nodes[k] = graph->nodes[k];

@@ -150,6 +150,24 @@ def cudaGraphAddHostNode(graph, pDependencies, numDependencies, nodeParams):
     return cudaError_t.cudaSuccess, cudaGraphNode_t(_add_node(int(graph), _direct(nodeParams.fn, nodeParams.userData)))
 
 
+def cudaGraphClone(originalGraph):
+    """A copy whose nodes call what the original's call (the same trampoline records)."""
+    clone = _new("graph")
+    _graphs[clone] = []
+    for node in _graphs[int(originalGraph)]:
+        _add_node(clone, _nodes[node][0])
+    return cudaError_t.cudaSuccess, cudaGraph_t(clone)
+
+
+def cudaGraphAddChildGraphNode(graph, pDependencies, numDependencies, childGraph):
+    """The child's nodes copied into the graph, in their order (a launch runs them in place)."""
+    first = None
+    for node in _graphs[int(childGraph)]:
+        added = _add_node(int(graph), _nodes[node][0])
+        first = first or added
+    return cudaError_t.cudaSuccess, cudaGraphNode_t(first or 0)
+
+
 def cudaGraphGetNodes(graph, numNodes=0):
     """As the bindings': numNodes 0 gives the count only (no list)."""
     nodes = [cudaGraphNode_t(n) for n in _graphs[int(graph)]]
