@@ -104,7 +104,20 @@ grep -q '^ci-steps.sh build: HOSTCB_SKIP_SETUP=1: scripts/setup.sh skipped, no a
   fail "ci-steps.sh build does not say that it skipped setup.sh: $(head -n 3 "$work/build-skip.out")"
 grep -q '^cmake --build' "$work/standin.log" || fail "ci-steps.sh build did not build: $(cat "$work/standin.log")"
 
-echo "ok: build (saying it runs sudo apt-get), run (neutral on 77, red on a failure, red without a GPU when required) and merge steps work as docs/ci.md uses them"
+# comment: bad input (no number, no OWNER/NAME, no summary.md yet) is one line and exit 2,
+# before gh is called.
+: >"$work/standin.log"
+for bad in "abc org/layer" "36 notarepo" "36" "36 org/layer"; do
+  # shellcheck disable=SC2086
+  (cd "$work" && PATH="$src/tests/ci:$PATH" STANDIN_LOG="$work/standin.log" GH_TOKEN=t GH_REPO= GITHUB_REPOSITORY= \
+    CI_OUT="$work/no-such-out" bash "$steps" comment $bad >"$work/comment.out" 2>&1)
+  rc=$?
+  [ "$rc" = 2 ] && [ "$(grep -c . "$work/comment.out")" = 1 ] ||
+    fail "ci-steps.sh comment $bad: exit $rc, not 2 with one line: $(cat "$work/comment.out")"
+done
+[ -s "$work/standin.log" ] && fail "ci-steps.sh comment called gh on bad input: $(cat "$work/standin.log")"
+
+echo "ok: build (saying it runs sudo apt-get), run (neutral on 77, red on a failure, red without a GPU when required), merge and comment's refusals work as docs/ci.md uses them"
 
 # The recipes on the page, as written.
 python3 "$src/tests/ci_recipe.py" "$src" "$stub" "$hostcb" "$fake" "$work/recipe" || fail "docs/ci.md's recipes, run as written"
