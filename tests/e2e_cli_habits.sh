@@ -59,3 +59,18 @@ grep -q 'exit 0: the filter selects no scenario, allowed by --allow-empty' "$wor
   fail "--allow-empty with one pattern matching: the run failed"
 grep -q '1 scenarios: 1 passed' "$work/some.log" || fail "--allow-empty: the pattern that matches did not run"
 echo "habits: --allow-empty runs what matches, exits 0 over nothing with its reports"
+
+# A failure's rerun line, pasted (the stub's name for hostcb's), runs that scenario alone:
+# with the run's --axis, which gave the id a value the default axes lack; in the JSON too.
+"$stub" run --filter 'stub/behave=fail/*' --axis copy=7 --json "$work/rerun.json" >"$work/rerun.log" 2>&1
+line="$(sed -n 's/^ *rerun: hostcb //p' "$work/rerun.log")"
+[ "$line" = "run --filter stub/behave=fail/copy=7 --axis copy=7" ] || fail "the rerun line: '$line'"
+python3 - "$work/rerun.json" <<'PY' || fail "the JSON result carries no rerun property"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"][0]
+assert r["properties"]["rerun"] == "hostcb run --filter stub/behave=fail/copy=7 --axis copy=7", r["properties"]
+PY
+# shellcheck disable=SC2086
+"$stub" $line >"$work/rerun-again.log" 2>&1
+grep -q '^1 scenarios: 0 passed, 1 failed' "$work/rerun-again.log" || fail "the pasted rerun line: $(tail -n 2 "$work/rerun-again.log")"
+echo "habits: a failure's rerun line runs it alone, with the run's --axis"

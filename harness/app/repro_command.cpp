@@ -66,8 +66,8 @@ class ReproCommand final : public Command {
     repro->add_option("--out", out_, "the folder to write repro.py or repro.cpp into (default: the working folder)")
         ->type_name("DIR");
     repro->footer(
-        "Python layers (forward= a shipped layer module, or --adapter LAYER:ENTRY): repro.py, which needs only the\n"
-        "layer's package: the module's source is embedded and CUDA's own calls go through cuda.bindings.runtime.\n"
+        "Python layers (forward= a shipped layer module, or --adapter LAYER:ENTRY): repro.py, which needs the layer's\n"
+        "package and cuda-bindings: the module's source is embedded and CUDA's own calls go through cuda.bindings.runtime.\n"
         "Run it with `python3 repro.py`. A plugin (--adapter PATH.so) or forward=direct: repro.cpp and the nvcc\n"
         "command that builds it against the plugin's library and hostcb/adapter.h.\n"
         "The program does what the scenario does (the same graphs, launches and layer operations) and checks\n"

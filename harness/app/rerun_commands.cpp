@@ -31,9 +31,11 @@ std::string repro_adapter(const std::string& forward, const std::vector<std::str
 
 }  // namespace
 
-void add_rerun_commands(Result& r, const std::vector<std::string>& adapters) {
+void add_rerun_commands(Result& r, const RerunContext& context) {
   if (!is_bad(r.status)) return;
-  std::string rerun = "hostcb run --filter " + shell_quoted({r.id});
+  const std::vector<std::string>& adapters = context.adapters;
+  std::string rerun = std::string("hostcb run ") + (context.control ? "--controls " : "") + "--filter " + shell_quoted({r.id});
+  for (const auto& axis : context.axes) rerun += " --axis " + shell_quoted({axis});
   for (const auto& spec : adapters) rerun += " --adapter " + shell_quoted({spec});
   r.properties.emplace_back("rerun", rerun);
   if (!r.params.has("forward") || !repro::has_steps(r.family, r.params)) return;

@@ -10,8 +10,14 @@
 
 namespace hostcb {
 
-// Adds both to a failed, errored or xpassed result; `adapters` are run's --adapter specs
-// as the user gave them.
-void add_rerun_commands(Result& result, const std::vector<std::string>& adapters);
+// How the result's run selected it, as the user gave it: what the rerun must repeat.
+struct RerunContext {
+  std::vector<std::string> adapters;  // --adapter specs
+  std::vector<std::string> axes;      // --axis overrides: an id may hold a value only they give
+  bool control = false;               // a known-bad control runs only with --controls
+};
+
+// Adds both to a failed, errored or xpassed result.
+void add_rerun_commands(Result& result, const RerunContext& context);
 
 }  // namespace hostcb

@@ -97,7 +97,7 @@ class RunCommand final : public Command {
     std::vector<ReportTarget> inputs = adapter_inputs(adapters_);  // no report may replace one
     if (expectations) inputs.push_back({expectations->path, "expectations file"});
     check_report_options({&junit_, &json_}, inputs);
-    RunSession session({device_, execution_, adapters_, command_line, ""});
+    RunSession session({device_, execution_, adapters_, command_line, "", selection_.axes});
     session.use_expectations(expectations ? &*expectations : nullptr);
     if (expectations)
       for (const auto& warning : driver_version_warnings(*expectations, session.environment())) std::cerr << warning << "\n";

@@ -21,6 +21,7 @@ RunSession::RunSession(const SessionOptions& options) {
   install_interrupt_handlers();
   execution_ = execution_options(options.execution, options.adapters);
   adapters_ = options.adapters;
+  axes_ = options.axes;
   const bool all = options.device == kAllDevicesName;
   env_ = environment_for(all ? 0 : device_ordinal(options.device), options.command_line);
   devices_ = devices_for(options.device, env_);
@@ -93,6 +94,7 @@ bool RunSession::execute(const std::vector<Job>& jobs, const std::vector<Tag>& t
   ExecutedPlan executed = execute_plan(jobs, env_, execution_, [&](const Result& finished, std::size_t k) {
     Result r = stamped(finished, tags[k]);
     if (!stop_.keep(r)) return;
+    add_rerun_commands(r, {adapters_, axes_, jobs[k].scenario->control.has_value()});
     ran = ran || r.status != Status::skipped;
     // A --budget run reports past what it planned: the position only says how far it came.
     reporter.on_result(r, reported_, std::max(planned_, reported_ + 1));
@@ -111,7 +113,6 @@ Result RunSession::stamped(const Result& finished, const Tag& tag) const {
   if (tag.device >= 0) r.device = tag.device;
   if (tag.pass > 0) r.iteration = tag.pass;
   if (expectations_) apply_expectation(r, *expectations_, env_);  // before any reporter sees it
-  add_rerun_commands(r, adapters_);
   return r;
 }
 

@@ -44,6 +44,7 @@ struct SessionOptions {
   // Set for a command whose scenarios crash on purpose (self-test, shrink): --isolate none
   // is refused with this line.
   std::string needs_workers;
+  std::vector<std::string> axes;  // run's --axis, as given: a failure's rerun command repeats them
 };
 
 struct SessionOutcome {
@@ -102,7 +103,7 @@ class RunSession {
   Environment env_;
   std::vector<int> devices_;
   ExecutionOptions execution_;
-  std::vector<std::string> adapters_;  // --adapter as given, for the rerun commands
+  std::vector<std::string> adapters_, axes_;  // --adapter and --axis as given, for the rerun commands
   const Expectations* expectations_ = nullptr;
   std::optional<std::uint64_t> shuffle_seed_;
   StopPolicy stop_;

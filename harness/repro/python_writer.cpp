@@ -1,7 +1,7 @@
-// The Python reproducer: one file that needs only the layer's package. The layer module's
-// source is embedded (less its import of hostcb's helpers), so that the program calls the
-// layer exactly as hostcb did; CUDA's own calls go through cuda.bindings.runtime, with
-// handles as ints, as the module protocol passes them.
+// The Python reproducer: one file that needs the layer's package and cuda-bindings. The
+// layer module's source is embedded (less its import of hostcb's helpers), so that the
+// program calls the layer exactly as hostcb did; CUDA's own calls go through
+// cuda.bindings.runtime, with handles as ints, as the module protocol passes them.
 #include <map>
 #include <sstream>
 
@@ -31,7 +31,8 @@ class PythonWriter final : public Writer {
           << "Run: " << h.command << "\n"
           << "Exit 0: every check held. Exit 1: a check failed or a call returned an error (printed).\n"
           << "A crash (a signal) is a failure too.\n"
-          << "Needs only the layer's package; every check runs after a synchronize, never in a callback.\"\"\"\n"
+          << "Needs the layer's package and cuda-bindings (CUDA's own calls), nothing of hostcb. Every check\n"
+          << "runs after a synchronize, never in a callback.\"\"\"\n"
           << "import ctypes\nimport sys\nimport types\n\nfrom cuda.bindings import runtime\n\n"
           << "# ---- the layer, as hostcb called it (its layer module) ----\n"
           << "_LAYER_SOURCE = " << source_literal(module_) << "\n"
