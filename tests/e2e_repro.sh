@@ -128,4 +128,6 @@ expect_refusal "of an unknown family" 'nosuch/api=runtime/forward=direct'
 expect_refusal "of a family without steps" 'lifetime/api=runtime/forward=direct/case=user_object/build=capture/replays=2'
 expect_refusal "of a built-in known-bad layer" 'replay/api=runtime/forward=oneshot/build=node/replays=2/sync=end'
 expect_refusal "with a missing plugin" 'replay/api=runtime/forward=direct/build=node/replays=2/sync=end' --adapter "$work/none.so"
+expect_refusal "of a module outside hostcb_layers" 'replay/api=runtime/forward=mine/build=node/replays=2/sync=end' \
+  --adapter "$work/oneshot_plugin.so@module=mypackage.mylayer"
 echo "e2e_repro: ok"

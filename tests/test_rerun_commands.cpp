@@ -69,6 +69,12 @@ TEST_CASE("a failure names its rerun command and, through a layer with steps, it
   CHECK(property(py, "rerun") == "hostcb run --filter " + py.id + " --adapter cuda_bindings:runtime");
   CHECK(property(py, "reproduce") == "hostcb repro " + py.id);
 
+  // The Python adapter library with a shipped module named in its options.
+  Result lib = bad("replay/api=runtime/forward=cuda_bindings_runtime/build=node/replays=2/sync=end");
+  add_rerun_commands(lib, {{"build/libhostcb_python_runtime.so@module=hostcb_layers.cuda_bindings_runtime", "x.so"}, {}, false});
+  CHECK(property(lib, "reproduce") ==
+        "hostcb repro " + lib.id + " --adapter build/libhostcb_python_runtime.so@module=hostcb_layers.cuda_bindings_runtime");
+
   // An id with a value only --axis gives is selected again with it.
   Result seven = bad("replay/api=runtime/forward=direct/build=node/replays=7/sync=end");
   add_rerun_commands(seven, {{}, {"replays=7", "sync=end"}, false});

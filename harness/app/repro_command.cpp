@@ -153,11 +153,26 @@ class ReproCommand final : public Command {
       t.python = true;
       return t;
     }
+    // The Python adapter library with a module named in its options: that module's source.
+    const std::string options = at == std::string::npos ? "" : adapter_.substr(at + 1);
+    const std::size_t module_at = options.find("module=");
+    if (module_at != std::string::npos) {
+      const std::string module = options.substr(module_at + 7, options.find(',', module_at) - module_at - 7);
+      const std::string shipped = "hostcb_layers.";
+      if (module.rfind(shipped, 0) != 0)
+        throw UsageError("--adapter " + adapter_ + ": repro reads a layer module's source from hostcb's own "
+                         "hostcb_layers/, and " + module + " is not there");
+      t.module = fs::path(python_adapters_folder(spec)) / "python" / "hostcb_layers" /
+                 (module.substr(shipped.size()) + ".py");
+      if (!fs::exists(t.module)) throw UsageError("--adapter " + adapter_ + ": no " + t.module.string());
+      t.python = true;
+      return t;
+    }
     if (!fs::exists(spec)) throw UsageError("--adapter " + spec + ": no such file (a plugin PATH.so, or a ready name LAYER:ENTRY)");
     if (spec.size() < 3 || spec.compare(spec.size() - 3, 3, ".so") != 0)
       throw UsageError("--adapter " + spec + ": repro writes for a plugin (PATH.so) or a ready name (LAYER:ENTRY)");
     t.plugin = spec;
-    t.options = at == std::string::npos ? "" : adapter_.substr(at + 1);
+    t.options = options;
     return t;
   }
 

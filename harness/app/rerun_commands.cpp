@@ -21,6 +21,8 @@ std::string repro_adapter(const std::string& forward, const std::vector<std::str
     std::string as_module = path;
     for (auto& c : as_module) c = c == ':' ? '_' : c;
     if (as_module == forward) return "";
+    // The Python adapter library with its module named: repro reads that module.
+    if (spec.find("module=hostcb_layers." + forward) != std::string::npos) return spec;
     if (path.size() > 3 && path.compare(path.size() - 3, 3, ".so") == 0) plugins.push_back(spec);
   }
   if (forward == "direct") return "";
