@@ -9,12 +9,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "app/command.hpp"
 #include "app/options.hpp"
 #include "cuda/adapter_names.hpp"
 #include "model/errors.hpp"
+#include "reports/input_file.hpp"
 #include "repro/family_steps.hpp"
 
 namespace hostcb {
@@ -32,14 +32,6 @@ std::string with_value(const std::string& id, const std::string& axis, const std
   const std::size_t begin = at + key.size(), end = id.find('/', begin);
   old = id.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
   return id.substr(0, begin) + value + (end == std::string::npos ? "" : id.substr(end));
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // Where hostcb/adapter.h is: an installation's include/, else this source tree's.
@@ -108,7 +100,8 @@ class ReproCommand final : public Command {
                        shell_quoted({library.parent_path().string()}) + " && " + shell_quoted({binary.string()});
     }
     std::unique_ptr<repro::Writer> writer =
-        target.python ? repro::python_writer(read_file(target.module)) : repro::cpp_writer(!target.plugin.empty(), target.options);
+        target.python ? repro::python_writer(read_input_file(target.module.string(), "layer module", 1 << 20))
+                      : repro::cpp_writer(!target.plugin.empty(), target.options);
     repro::write_steps(scenario.family->name, params, header, *writer);
     const std::string program = writer->finish();
     std::ofstream(file) << program;
